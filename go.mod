@@ -1,0 +1,12 @@
+module github.com/plannerhq/planner
+
+go 1.26.8
+
+require (
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/rs/zerolog v1.35.1 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	golang.org/x/sys v0.29.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)
