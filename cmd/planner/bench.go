@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/solver"
+	"github.com/spf13/pflag"
+)
+
+func runBenchSolver(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("bench solver", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		cfg     experiments.SolverBenchConfig
+		seeds   string
+		solvers []string
+		format  string
+		quiet   bool
+	)
+	fs.IntSliceVar(&cfg.Jobs, "jobs", []int{300}, "pending jobs per instance (a list runs each size)")
+	fs.IntVar(&cfg.Racks, "racks", 8, "racks (partitions of identical nodes)")
+	fs.IntVar(&cfg.RackNodes, "rack-nodes", 32, "nodes per rack")
+	fs.IntVar(&cfg.Starts, "starts", 7, "start-slice options per job: 0, 1, 2, 4, …")
+	fs.IntVar(&cfg.Slices, "slices", 60, "plan-ahead horizon in slices")
+	fs.StringVar(&seeds, "seeds", "1-5", "instance seeds: a list and ranges, e.g. 1-5 or 1,3,7-9")
+	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve")
+	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
+	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock")
+	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("bench solver: unexpected argument %q", fs.Arg(0))}
+	}
+	var err error
+	if cfg.Seeds, err = parseSeeds(seeds); err != nil {
+		return usageError{fmt.Errorf("--seeds: %w", err)}
+	}
+	if format != "table" && format != "json" {
+		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
+	}
+	if cfg.Timeout <= 0 {
+		return usageError{fmt.Errorf("--timeout: must be positive, got %s", cfg.Timeout)}
+	}
+	for _, j := range cfg.Jobs {
+		if j < 1 {
+			return usageError{fmt.Errorf("--jobs: must be ≥ 1, got %d", j)}
+		}
+	}
+	for _, name := range solvers {
+		if _, err := solver.New(name); err != nil {
+			return usageError{fmt.Errorf("--solvers: %w", err)}
+		}
+	}
+	cfg.Solvers = solvers
+	progress := func(r experiments.SolverBenchRow) {
+		if !quiet {
+			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d %s %.0f ms\n", r.Solver, r.Jobs, r.Seed, r.Status, r.WallMS)
+		}
+	}
+	rows, err := experiments.RunSolverBench(context.Background(), cfg, progress)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return experiments.WriteSolverBenchJSON(stdout, rows)
+	}
+	return experiments.WriteSolverBenchTable(stdout, rows)
+}
+
+// defaultBenchSolvers is every backend of this build, the default first.
+func defaultBenchSolvers() []string {
+	names := []string{solver.Default}
+	for _, n := range solver.Backends() {
+		if n != solver.Default {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds.
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("seed %q is not a non-negative integer", lo)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 64); err != nil {
+				return nil, fmt.Errorf("seed %q is not a non-negative integer", hi)
+			}
+			if b < a {
+				return nil, fmt.Errorf("seed range %q runs backwards", part)
+			}
+			if b-a >= 10000 {
+				return nil, fmt.Errorf("seed range %q has more than 10000 seeds", part)
+			}
+		}
+		for v := a; v <= b; v++ {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,68 @@
+// Command planner is the CLI of the planner cluster scheduler: experiments
+// (simulate, sweep), workloads, predictions, the service, and solver tools.
+// It is thin: it parses flags and calls the packages.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/spf13/pflag"
+)
+
+func main() {
+	// The same executable is the solver worker process (solver/worker.go).
+	solver.RunWorkerIfRequested()
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "planner:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// usageError marks a mistake in the command line (exit status 2).
+type usageError struct{ error }
+
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `planner — a cluster scheduler that plans under runtime uncertainty.
+
+Usage:
+  planner version               the version and the solver backends compiled in
+  planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
+
+Run 'planner COMMAND --help' for a command's flags.
+`
+
+// run executes one command line; main is only its exit-status wrapper.
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{errors.New("no command given")}
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "version", "--version":
+		return runVersion(stdout)
+	case "bench":
+		if len(rest) == 0 || rest[0] != "solver" {
+			return usageError{errors.New("bench: the only benchmark is 'planner bench solver'")}
+		}
+		return runBenchSolver(rest[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return usageError{fmt.Errorf("unknown command %q", cmd)}
+	}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/plannerhq/planner/solver"
+)
+
+// version is the release of this build; `-ldflags "-X main.version=…"` overrides it.
+var version = "0.1.0-dev"
+
+func runVersion(w io.Writer) error {
+	rev := ""
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				rev = " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	fmt.Fprintf(w, "planner %s%s %s %s/%s\n", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	libs := solver.LibraryVersions()
+	fmt.Fprintln(w, "solver backends:")
+	for _, name := range solver.Backends() {
+		lib := "pure Go"
+		switch name {
+		case solver.CBC, solver.LPSolve:
+			lib = libs[name]
+		case solver.CLP:
+			lib = libs[solver.CLP] + " + rounding and repair"
+		case solver.Portfolio:
+			lib = libs[solver.CLP] + " + rounding + local improvement, " + libs[solver.CBC] + " as improver"
+		}
+		def := ""
+		if name == solver.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "  %-10s %s%s\n", name, lib, def)
+	}
+	return nil
+}

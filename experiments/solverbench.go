@@ -1,0 +1,170 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+	"time"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/solver/instances"
+)
+
+// SolverBenchConfig describes a solver comparison: every listed backend on
+// every (jobs, seed) instance of the rack formulation, under one time limit.
+type SolverBenchConfig struct {
+	Jobs      []int // pending jobs per instance
+	Racks     int
+	RackNodes int
+	Starts    int // start-slice options per job: 0, 1, 2, 4, …
+	Slices    int // plan-ahead horizon in slices
+	Seeds     []uint64
+	Timeout   time.Duration // wall limit of each solve
+	Solvers   []string
+	// Deterministic solves with work limits instead of the clock.
+	Deterministic bool
+}
+
+// SolverBenchRow is one solve. Bound is the instance's LP relaxation bound
+// (from the clp backend), the same for every solver of an instance; GapPct is
+// (Bound − Objective)/Bound × 100; BestPct is Objective over the best
+// objective any listed solver reached on the instance, × 100.
+type SolverBenchRow struct {
+	Solver    string  `json:"solver"`
+	Jobs      int     `json:"jobs"`
+	Seed      uint64  `json:"seed"`
+	Status    string  `json:"status"`
+	Objective float64 `json:"objective"`
+	Bound     float64 `json:"bound"`
+	GapPct    float64 `json:"gap_pct"`
+	BestPct   float64 `json:"best_pct"`
+	WallMS    float64 `json:"wall_ms"`
+	Vars      int     `json:"vars"`
+	Rows      int     `json:"rows"`
+	Nonzeros  int     `json:"nonzeros"`
+}
+
+// RunSolverBench solves every instance with every solver, one solve at a time
+// (solves in parallel would distort each other's wall times), reporting each
+// finished row to progress when it is not nil.
+func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(SolverBenchRow)) ([]SolverBenchRow, error) {
+	solvers := make([]solver.Solver, len(cfg.Solvers))
+	for i, name := range cfg.Solvers {
+		s, err := solver.New(name)
+		if err != nil {
+			return nil, err
+		}
+		solvers[i] = s
+	}
+	var rows []SolverBenchRow
+	for _, jobs := range cfg.Jobs {
+		for _, seed := range cfg.Seeds {
+			p := instances.Params{Jobs: jobs, Racks: cfg.Racks, RackNodes: cfg.RackNodes,
+				Starts: cfg.Starts, Slices: cfg.Slices, BusyFraction: instances.DefaultParams().BusyFraction, Seed: seed}
+			inst, err := instances.Generate(p)
+			if err != nil {
+				return nil, err
+			}
+			m := inst.Model
+			bound := lpBound(ctx, m, cfg)
+			first := len(rows)
+			for _, s := range solvers {
+				set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic}
+				res, err := s.Solve(ctx, m, set)
+				if err != nil {
+					return nil, fmt.Errorf("%s on %d jobs, seed %d: %w", s.Name(), jobs, seed, err)
+				}
+				row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, Status: res.Status.String(),
+					Objective: res.Objective, Bound: bound, GapPct: math.NaN(), BestPct: math.NaN(),
+					WallMS: float64(res.Wall.Microseconds()) / 1000,
+					Vars:   len(m.Vars), Rows: len(m.Rows), Nonzeros: m.NumNonzeros()}
+				if res.X == nil {
+					row.Objective = math.NaN()
+				} else if bound > 0 {
+					row.GapPct = (bound - res.Objective) / bound * 100
+				}
+				rows = append(rows, row)
+				if progress != nil {
+					progress(row)
+				}
+			}
+			best := math.Inf(-1)
+			for _, r := range rows[first:] {
+				if !math.IsNaN(r.Objective) {
+					best = math.Max(best, r.Objective)
+				}
+			}
+			for i := first; i < len(rows); i++ {
+				if !math.IsNaN(rows[i].Objective) && best > 0 {
+					rows[i].BestPct = rows[i].Objective / best * 100
+				}
+			}
+		}
+	}
+	return rows, nil
+}
+
+// lpBound is the LP relaxation bound of m (NaN when the clp backend is not
+// compiled in or does not finish within ten times the benchmark limit).
+func lpBound(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float64 {
+	clp, err := solver.New(solver.CLP)
+	if err != nil {
+		return math.NaN()
+	}
+	limit := 10 * cfg.Timeout
+	if limit < 10*time.Second {
+		limit = 10 * time.Second
+	}
+	res, err := clp.Solve(ctx, m, &solver.Settings{TimeLimit: limit, Threads: 1})
+	if err != nil || res.TimeLimited {
+		return math.NaN()
+	}
+	return res.Bound
+}
+
+// WriteSolverBenchTable prints rows as an aligned text table.
+func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "solver\tjobs\tseed\tstatus\tobjective\tLP bound\tgap %\t% of best\twall ms\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n", r.Solver, r.Jobs, r.Seed, r.Status,
+			num(r.Objective, 2), num(r.Bound, 2), num(r.GapPct, 2), num(r.BestPct, 2), r.WallMS)
+	}
+	return tw.Flush()
+}
+
+// WriteSolverBenchJSON prints rows as a JSON list (NaN becomes null).
+func WriteSolverBenchJSON(w io.Writer, rows []SolverBenchRow) error {
+	type jsonRow struct {
+		SolverBenchRow
+		Objective *float64 `json:"objective"`
+		Bound     *float64 `json:"bound"`
+		GapPct    *float64 `json:"gap_pct"`
+		BestPct   *float64 `json:"best_pct"`
+	}
+	out := make([]jsonRow, len(rows))
+	for i, r := range rows {
+		out[i] = jsonRow{SolverBenchRow: r, Objective: nullable(r.Objective), Bound: nullable(r.Bound),
+			GapPct: nullable(r.GapPct), BestPct: nullable(r.BestPct)}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func nullable(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func num(v float64, prec int) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf("%.*f", prec, v)
+}

@@ -1,0 +1,426 @@
+//go:build ignore
+
+package solver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Hard wall-clock limits.
+//
+// CBC's preprocessing and root LP do not look at the clock (a 0.5 s limit was
+// measured taking 1.8 s), and a cgo call cannot be abandoned. So every C
+// backend runs in a child process — this same executable, re-executed with
+// WorkerEnv set — that streams each improved incumbent back as soon as it has
+// one; the parent keeps the best verified answer and kills the child at the
+// deadline. The child also isolates CBC's aborts (a C++ exception ends the
+// child, not the simulation) and lets parallel simulations solve in parallel
+// although CBC is not re-entrant within one process.
+
+// WorkerEnv is the environment variable that turns the executable into a
+// solver worker. Every main package and every test binary that solves with a
+// process backend calls RunWorkerIfRequested first thing.
+const WorkerEnv = "PLANNER_SOLVER_WORKER"
+
+const (
+	// workerFinishMargin is how long before the parent's deadline the child
+	// aims to have sent its final answer.
+	workerFinishMargin = 25 * time.Millisecond
+	// workerKillGrace is how long after the deadline the parent waits for a
+	// final answer already on its way before it kills the child. Together
+	// with the kill itself (< 5 ms) it keeps Solve within limit + 50 ms.
+	workerKillGrace = 10 * time.Millisecond
+	// incumbentInterval throttles incumbent frames: an engine that improves
+	// thousands of times a second sends at most one frame per interval, and
+	// the latest one is flushed at the end of each interval.
+	incumbentInterval = 5 * time.Millisecond
+	// stderrKeep is how much of the child's standard error is kept for error messages.
+	stderrKeep = 4 << 10
+)
+
+// RunWorkerIfRequested turns this process into a solver worker when WorkerEnv
+// is set: it reads one request on standard input, writes answers on file
+// descriptor 3, and exits. Otherwise it returns at once.
+func RunWorkerIfRequested() {
+	if os.Getenv(WorkerEnv) != "1" {
+		return
+	}
+	out := os.NewFile(3, "solver-results")
+	if err := serveWorker(os.Stdin, out); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// workerEngines are the engines a worker can run, by name.
+func workerEngines() map[string]engine {
+	e := cgoEngines()
+	e["greedy"] = greedyEngine
+	if haveCLP() {
+		e["clp"] = clpEngine
+		e["portfolio"] = portfolioEngine
+	}
+	return e
+}
+
+type boundReporterKey struct{}
+
+// reportBound lets an engine send a proven bound before its final answer
+// (the portfolio sends the LP bound as soon as it has it).
+func reportBound(ctx context.Context, b float64) {
+	if f, ok := ctx.Value(boundReporterKey{}).(func(float64)); ok {
+		f(b)
+	}
+}
+
+// frameSender writes frames to the parent, serialised and throttled.
+type frameSender struct {
+	mu       sync.Mutex
+	w        *wireWriter
+	lastSent time.Time
+	pending  []float64 // newest incumbent not yet sent
+}
+
+func (f *frameSender) incumbent(x []float64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if time.Since(f.lastSent) < incumbentInterval {
+		f.pending = append(f.pending[:0], x...)
+		return
+	}
+	f.sendIncumbentLocked(x)
+}
+
+func (f *frameSender) sendIncumbentLocked(x []float64) {
+	f.w.u8(msgIncumbent)
+	f.w.floats(x)
+	f.w.flush()
+	f.lastSent = time.Now()
+	f.pending = f.pending[:0]
+}
+
+func (f *frameSender) flushPending() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.pending) > 0 {
+		f.sendIncumbentLocked(f.pending)
+	}
+}
+
+func (f *frameSender) bound(b float64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.w.u8(msgBound)
+	f.w.f64(b)
+	f.w.flush()
+}
+
+func (f *frameSender) final(res *Result, err error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.pending) > 0 {
+		f.sendIncumbentLocked(f.pending)
+	}
+	if err != nil {
+		f.w.u8(msgError)
+		f.w.str(err.Error())
+		return f.w.flush()
+	}
+	f.w.u8(msgFinal)
+	f.w.u8(byte(res.Status))
+	f.w.f64(res.Objective)
+	f.w.f64(res.Bound)
+	f.w.u64(uint64(res.Nodes))
+	if res.TimeLimited {
+		f.w.u8(1)
+	} else {
+		f.w.u8(0)
+	}
+	f.w.floats(res.X)
+	return f.w.flush()
+}
+
+func serveWorker(in *os.File, out *os.File) error {
+	req, err := readRequest(in)
+	if err != nil {
+		return err
+	}
+	send := &frameSender{w: &wireWriter{w: bufio.NewWriterSize(out, 1<<16)}}
+	eng, ok := workerEngines()[req.Engine]
+	if !ok {
+		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
+	}
+	ctx := context.WithValue(context.Background(), boundReporterKey{}, send.bound)
+	if req.Deadline != 0 && !req.Settings.Deterministic {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.Deadline).Add(-workerFinishMargin))
+		defer cancel()
+	}
+	stop := make(chan struct{})
+	go func() { // flush a throttled incumbent once its interval has passed
+		t := time.NewTicker(incumbentInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				send.flushPending()
+			}
+		}
+	}()
+	s := req.Settings
+	if s.TimeLimit > 0 && req.Deadline != 0 && !s.Deterministic {
+		s.TimeLimit = max(time.Until(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
+	}
+	res, err := eng(ctx, req.Model, &s, send.incumbent)
+	close(stop)
+	return send.final(res, err)
+}
+
+// solveInWorker runs engine name on m in a child process and returns the best
+// verified answer it reported by the deadline (start of the call + TimeLimit),
+// killing the child if it is still running then.
+func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Result, error) {
+	start := time.Now()
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("solver: %s: locating the worker executable: %w", name, err)
+	}
+	req := &workerRequest{Engine: name, Settings: *s, Model: m}
+	var deadline time.Time
+	if s.TimeLimit > 0 {
+		deadline = start.Add(s.TimeLimit)
+		req.Deadline = deadline.UnixNano()
+	}
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+		req.Deadline = d.UnixNano()
+	}
+
+	results, resultsW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("solver: %s: %w", name, err)
+	}
+	defer results.Close()
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), WorkerEnv+"=1")
+	cmd.ExtraFiles = []*os.File{resultsW}
+	stderr := &tailBuffer{max: stderrKeep}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		resultsW.Close()
+		return nil, fmt.Errorf("solver: %s: %w", name, err)
+	}
+	if err := cmd.Start(); err != nil {
+		resultsW.Close()
+		return nil, fmt.Errorf("solver: %s: starting the worker: %w", name, err)
+	}
+	resultsW.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	go func() {
+		writeRequest(stdin, req) // an error here shows up as a worker that exits early
+		stdin.Close()
+	}()
+
+	events := make(chan workerEvent, 16)
+	go readWorkerEvents(results, len(m.Vars), events)
+
+	best := &Result{Backend: name, Status: NoSolution, Bound: math.NaN()}
+	var timer <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline) + workerKillGrace)
+		defer t.Stop()
+		timer = t.C
+	}
+	kill := func() {
+		cmd.Process.Kill()
+		best.TimeLimited = true
+	}
+	var failure error
+loop:
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				break loop // the child closed its end: exited or crashed
+			}
+			switch ev.kind {
+			case msgIncumbent:
+				best.offer(m, ev.x)
+			case msgBound:
+				best.Bound = ev.bound
+			case msgFinal:
+				best.offer(m, ev.res.X)
+				if !math.IsNaN(ev.res.Bound) {
+					best.Bound = ev.res.Bound
+				}
+				best.Nodes = ev.res.Nodes
+				best.TimeLimited = best.TimeLimited || ev.res.TimeLimited
+				if ev.res.Status == Infeasible {
+					best.Status = Infeasible
+				} else if ev.res.Status == Optimal && best.X != nil {
+					// A feasible answer cannot beat a proven optimum, so
+					// the best answer kept is that optimum.
+					best.Status = Optimal
+				}
+				break loop
+			case msgError:
+				failure = fmt.Errorf("solver: %s: %s", name, ev.err)
+				break loop
+			}
+		case <-timer:
+			kill()
+			break loop
+		case <-ctx.Done():
+			kill()
+			break loop
+		}
+	}
+	// Reap the child without waiting on it past the deadline: a child that
+	// is still running now gets killed.
+	select {
+	case werr := <-exited:
+		if failure == nil && best.X == nil && best.Status != Infeasible && !best.TimeLimited && werr != nil {
+			failure = fmt.Errorf("solver: %s worker failed: %v: %s", name, werr, stderr.lastLine())
+		}
+	case <-time.After(time.Millisecond):
+		cmd.Process.Kill()
+		go func() { <-exited }()
+	}
+	best.Wall = time.Since(start)
+	best.finish(m)
+	if failure != nil && best.X == nil {
+		return nil, failure
+	}
+	return best, nil
+}
+
+type workerEvent struct {
+	kind  byte
+	x     []float64
+	bound float64
+	res   Result
+	err   string
+}
+
+func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
+	defer close(out)
+	d := &wireReader{r: bufio.NewReaderSize(r, 1<<16)}
+	for {
+		kind := d.u8()
+		if d.err != nil {
+			return
+		}
+		ev := workerEvent{kind: kind}
+		switch kind {
+		case msgIncumbent:
+			ev.x = d.floats()
+		case msgBound:
+			ev.bound = d.f64()
+		case msgFinal:
+			ev.res.Status = Status(d.u8())
+			ev.res.Objective = d.f64()
+			ev.res.Bound = d.f64()
+			ev.res.Nodes = int64(d.u64())
+			ev.res.TimeLimited = d.u8() == 1
+			ev.res.X = d.floats()
+		case msgError:
+			ev.err = d.str()
+		default:
+			return
+		}
+		if d.err != nil {
+			return
+		}
+		if ev.x != nil && len(ev.x) != nvars || ev.res.X != nil && len(ev.res.X) != nvars {
+			return
+		}
+		out <- ev
+		if kind == msgFinal || kind == msgError {
+			return
+		}
+	}
+}
+
+// offer keeps x when it is feasible and better than the current answer.
+func (r *Result) offer(m *Model, x []float64) bool {
+	if len(x) == 0 && len(m.Vars) > 0 || len(x) != len(m.Vars) {
+		return false
+	}
+	x = append([]float64(nil), x...)
+	m.Snap(x)
+	if m.CheckFeasible(x) != nil {
+		return false
+	}
+	obj := m.ObjectiveValue(x)
+	if r.X != nil && !better(m, obj, r.Objective) {
+		return false
+	}
+	r.X, r.Objective = x, obj
+	if r.Status == NoSolution {
+		r.Status = Feasible
+	}
+	return true
+}
+
+// better reports whether objective a beats b in m's sense.
+func better(m *Model, a, b float64) bool {
+	if m.Maximize {
+		return a > b
+	}
+	return a < b
+}
+
+// finish fills Gap and normalises the status once the answer is final.
+func (r *Result) finish(m *Model) {
+	r.Gap = math.NaN()
+	if r.X != nil && !math.IsNaN(r.Bound) {
+		r.Gap = math.Abs(r.Bound-r.Objective) / math.Max(math.Abs(r.Objective), 1e-9)
+		if r.Gap <= 1e-9 {
+			r.Status = Optimal
+		}
+	}
+	if r.X == nil && r.Status != Infeasible {
+		r.Status = NoSolution
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(bytes.ToValidUTF8(t.buf, nil))), "\n")
+	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
+		return l
+	}
+	return "no message"
+}
