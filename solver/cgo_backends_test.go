@@ -1,0 +1,540 @@
+//go:build cgo
+
+package solver
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// ---- small models with a known optimum ----
+
+// cgoKnapsack: max 10a + 13b + 7c + 8d s.t. 4a + 6b + 3c + 5d ≤ 10, binary.
+// Optimum 23 (a + b, weight 10; b + c = 20, a + d = 18, a + c = 17).
+func cgoKnapsack() (*Model, float64) {
+	m := &Model{Name: "knapsack", Maximize: true}
+	w := []float64{4, 6, 3, 5}
+	v := []float64{10, 13, 7, 8}
+	idx := make([]int, len(w))
+	for j := range w {
+		idx[j] = m.AddVar("", Binary, 0, 1, v[j])
+	}
+	m.AddRow("cap", idx, w, LE, 10)
+	return m, 23
+}
+
+// cgoAssignment: 4×4 assignment, minimise cost. Optimum 5 (brute force in the test).
+func cgoAssignment() (*Model, [][]float64) {
+	cost := [][]float64{
+		{9, 2, 7, 8},
+		{6, 4, 3, 7},
+		{5, 8, 1, 8},
+		{7, 6, 9, 4},
+	}
+	m := &Model{Name: "assign"}
+	n := len(cost)
+	x := make([][]int, n)
+	for i := range n {
+		x[i] = make([]int, n)
+		for j := range n {
+			x[i][j] = m.AddVar("", Binary, 0, 1, cost[i][j])
+		}
+	}
+	for i := range n {
+		idx, coef := []int{}, []float64{}
+		for j := range n {
+			idx, coef = append(idx, x[i][j]), append(coef, 1)
+		}
+		m.AddRow("", idx, coef, EQ, 1)
+	}
+	for j := range n {
+		idx, coef := []int{}, []float64{}
+		for i := range n {
+			idx, coef = append(idx, x[i][j]), append(coef, 1)
+		}
+		m.AddRow("", idx, coef, EQ, 1)
+	}
+	return m, cost
+}
+
+func bruteAssignment(cost [][]float64) float64 {
+	n := len(cost)
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	best := math.Inf(1)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			s := 0.0
+			for i, j := range perm {
+				s += cost[i][j]
+			}
+			best = math.Min(best, s)
+			return
+		}
+		for i := k; i < n; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			rec(k + 1)
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+	}
+	rec(0)
+	return best
+}
+
+// cgoCounts: the rack-count shape of DESIGN.md. Two jobs needing k = 3 and
+// k = 4 nodes, two racks of 4 free nodes; x[j] binary, y[j,r] integer counts
+// with Σ_r y[j,r] = k_j·x[j]; capacity Σ_j y[j,r] ≤ 4 per rack; job 0 may use
+// rack 0 only. Values 5 and 6: both fit (3 on rack 0, 4 on rack 1) → 11.
+func cgoCounts() (*Model, float64) {
+	m := &Model{Name: "counts", Maximize: true}
+	x0 := m.AddVar("x0", Binary, 0, 1, 5)
+	x1 := m.AddVar("x1", Binary, 0, 1, 6)
+	y00 := m.AddVar("y00", Integer, 0, 4, 0)
+	y10 := m.AddVar("y10", Integer, 0, 4, 0)
+	y11 := m.AddVar("y11", Integer, 0, 4, 0)
+	m.AddRow("link0", []int{y00, x0}, []float64{1, -3}, EQ, 0)
+	m.AddRow("link1", []int{y10, y11, x1}, []float64{1, 1, -4}, EQ, 0)
+	m.AddRow("rack0", []int{y00, y10}, []float64{1, 1}, LE, 4)
+	m.AddRow("rack1", []int{y11}, []float64{1}, LE, 4)
+	return m, 11
+}
+
+// cgoInfeasibleModel: x + y ≥ 3 with binaries.
+func cgoInfeasibleModel() *Model {
+	m := &Model{Name: "infeasible"}
+	a := m.AddVar("", Binary, 0, 1, 1)
+	b := m.AddVar("", Binary, 0, 1, 1)
+	m.AddRow("", []int{a, b}, []float64{1, 1}, GE, 3)
+	return m
+}
+
+// cgoHardModel builds a random multi-dimensional knapsack (the shape of the
+// scheduler's capacity rows) that CBC cannot close in a fraction of a second.
+func cgoHardModel(seed uint64, n, rows int) *Model {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	m := &Model{Name: "mdknap", Maximize: true}
+	for j := 0; j < n; j++ {
+		m.AddVar("", Binary, 0, 1, 10+rng.Float64()*90)
+	}
+	for i := 0; i < rows; i++ {
+		idx := make([]int, n)
+		coef := make([]float64, n)
+		sum := 0.0
+		for j := range n {
+			idx[j] = j
+			coef[j] = 5 + rng.Float64()*45
+			sum += coef[j]
+		}
+		m.AddRow("", idx, coef, LE, sum/3)
+	}
+	return m
+}
+
+// cgoSchedModel is the 3Sigma packing shape of SOLVERS.md: jobs × options
+// (start slice × partition), binaries, demand rows Σ_o x ≤ 1 and capacity rows
+// per (partition, slice) with decaying expected usage.
+func cgoSchedModel(seed uint64, jobs, starts, slices, parts int, nodes float64) *Model {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	m := &Model{Name: "sched", Maximize: true}
+	type use struct {
+		j int
+		a float64
+	}
+	capUse := make([][]use, parts*slices)
+	for j := 0; j < jobs; j++ {
+		k := float64(1 + rng.IntN(32))
+		if rng.IntN(10) == 0 {
+			k = float64(33 + rng.IntN(96))
+		}
+		dur := 1 + rng.IntN(slices/2)
+		value := k * float64(dur) * (0.5 + rng.Float64())
+		var demand []int
+		for o := 0; o < starts; o++ {
+			s := []int{0, 1, 2, 4, 8, 16, 32, 48}[o%8]
+			if s >= slices {
+				continue
+			}
+			for p := 0; p < parts; p++ {
+				u := value * math.Exp(-float64(s)/20)
+				v := m.AddVar("", Binary, 0, 1, u)
+				demand = append(demand, v)
+				for t := s; t < slices && t < s+2*dur; t++ {
+					surv := 1.0
+					if t-s >= dur/2 {
+						surv = math.Max(0, 1-float64(t-s-dur/2)/float64(dur+dur/2))
+					}
+					if surv > 1e-3 {
+						capUse[p*slices+t] = append(capUse[p*slices+t], use{v, k * surv})
+					}
+				}
+			}
+		}
+		ones := make([]float64, len(demand))
+		for i := range ones {
+			ones[i] = 1
+		}
+		m.AddRow("", demand, ones, LE, 1)
+	}
+	for i, us := range capUse {
+		if len(us) == 0 {
+			continue
+		}
+		idx := make([]int, len(us))
+		coef := make([]float64, len(us))
+		for k, u := range us {
+			idx[k], coef[k] = u.j, u.a
+		}
+		free := nodes
+		if i%slices == 0 {
+			free = nodes * 0.4
+		}
+		m.AddRow("", idx, coef, LE, free)
+	}
+	return m
+}
+
+func mustCheck(t *testing.T, m *Model, r *Result) {
+	t.Helper()
+	if r.Status == Feasible || r.Status == Optimal {
+		if r.X == nil {
+			t.Fatalf("status %v without X", r.Status)
+		}
+		x := append([]float64(nil), r.X...)
+		m.Snap(x)
+		if err := m.CheckFeasible(x); err != nil {
+			t.Fatalf("status %v but answer infeasible: %v", r.Status, err)
+		}
+		if got := m.ObjectiveValue(x); math.Abs(got-r.Objective) > 1e-6*math.Max(1, math.Abs(got)) {
+			t.Fatalf("objective %v, recomputed %v", r.Objective, got)
+		}
+	}
+}
+
+type cgoEngineCase struct {
+	name string
+	e    engine
+}
+
+func cgoTestEngines() []cgoEngineCase {
+	return []cgoEngineCase{{"CBC", cbcEngine}}
+}
+
+func TestCgoEnginesKnownOptima(t *testing.T) {
+	for _, ec := range cgoTestEngines() {
+		t.Run(ec.name, func(t *testing.T) {
+			check := func(name string, m *Model, want float64) {
+				t.Helper()
+				var incs int
+				r, err := ec.e(context.Background(), m, nil, func(x []float64) {
+					incs++
+					if err := m.CheckFeasible(x); err != nil {
+						t.Errorf("%s: incumbent infeasible: %v", name, err)
+					}
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				mustCheck(t, m, r)
+				if r.Status != Optimal || math.Abs(r.Objective-want) > 1e-6 {
+					t.Fatalf("%s: status %v objective %v, want optimal %v", name, r.Status, r.Objective, want)
+				}
+				if !math.IsNaN(r.Bound) && math.Abs(r.Bound-want) > 1e-4*math.Max(1, math.Abs(want)) {
+					t.Errorf("%s: bound %v, want %v", name, r.Bound, want)
+				}
+				if incs == 0 {
+					t.Errorf("%s: no incumbent reported", name)
+				}
+			}
+			km, kopt := cgoKnapsack()
+			check("knapsack", km, kopt)
+			am, cost := cgoAssignment()
+			check("assignment", am, bruteAssignment(cost))
+			cm, copt := cgoCounts()
+			check("counts", cm, copt)
+
+			// Maximise and minimise the same model.
+			mm := &Model{}
+			a := mm.AddVar("a", Integer, 0, 10, 3)
+			b := mm.AddVar("b", Integer, -5, 10, 2)
+			mm.AddRow("", []int{a, b}, []float64{2, 3}, LE, 17)
+			mm.AddRow("", []int{a, b}, []float64{1, -1}, GE, -2)
+			check("minimise", mm, 3*0+2*-5) // a=0, b=-5
+			mm.Maximize = true
+			// max 3a + 2b, 2a + 3b ≤ 17, b ≤ a + 2, a ≤ 10, b ≥ −5 → a = 10, b = −1.
+			check("maximise", mm, 28)
+
+			// Degenerate: all-zero objective, any feasible point is optimal.
+			dm := &Model{}
+			u := dm.AddVar("", Integer, 0, 5, 0)
+			v := dm.AddVar("", Continuous, 0, 5, 0)
+			dm.AddRow("", []int{u, v}, []float64{1, 1}, GE, 2.5)
+			check("zero objective", dm, 0)
+
+			// No rows: every column at its best bound.
+			nr := &Model{Maximize: true}
+			nr.AddVar("", Integer, 0, 7, 2)
+			nr.AddVar("", Binary, 0, 1, -1)
+			nr.AddVar("", Continuous, -1, 2.5, 1)
+			check("no rows", nr, 2*7+2.5)
+
+			// No columns (and a row that 0 satisfies).
+			ec0 := &Model{}
+			ec0.AddRow("", nil, nil, LE, 1)
+			check("no columns", ec0, 0)
+
+			// Pure LP goes through the LP path.
+			lp := &Model{Maximize: true}
+			p := lp.AddVar("", Continuous, 0, math.Inf(1), 1)
+			q := lp.AddVar("", Continuous, 0, math.Inf(1), 1)
+			lp.AddRow("", []int{p, q}, []float64{1, 2}, LE, 4)
+			lp.AddRow("", []int{p, q}, []float64{3, 1}, LE, 6)
+			check("pure LP", lp, 1.6+1.2)
+		})
+	}
+}
+
+func TestCgoEnginesInfeasible(t *testing.T) {
+	for _, ec := range cgoTestEngines() {
+		t.Run(ec.name, func(t *testing.T) {
+			for _, m := range []*Model{cgoInfeasibleModel(), func() *Model {
+				m := &Model{}
+				m.AddRow("", nil, nil, GE, 1) // 0 ≥ 1, no columns
+				return m
+			}(), func() *Model {
+				m := &Model{}
+				a := m.AddVar("", Continuous, 0, 1, 1)
+				m.AddRow("", []int{a}, []float64{1}, GE, 2) // LP infeasible
+				return m
+			}()} {
+				r, err := ec.e(context.Background(), m, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Status != Infeasible || r.X != nil {
+					t.Fatalf("%s: status %v, want infeasible", m.Name, r.Status)
+				}
+			}
+		})
+	}
+}
+
+func TestCgoEnginesUnbounded(t *testing.T) {
+	for _, ec := range cgoTestEngines() {
+		t.Run(ec.name, func(t *testing.T) {
+			for _, kind := range []VarKind{Continuous, Integer} {
+				m := &Model{Maximize: true}
+				a := m.AddVar("", kind, 0, math.Inf(1), 1)
+				b := m.AddVar("", Binary, 0, 1, 1)
+				m.AddRow("", []int{a, b}, []float64{1, -1}, GE, 0)
+				r, err := ec.e(context.Background(), m, &Settings{TimeLimit: time.Second}, nil)
+				if err != nil {
+					t.Logf("kind %d: error %v", kind, err)
+					continue
+				}
+				mustCheck(t, m, r)
+				t.Logf("kind %d: status %v objective %v", kind, r.Status, r.Objective)
+				if r.Status == Optimal || r.Status == Infeasible {
+					t.Fatalf("unbounded model reported %v", r.Status)
+				}
+			}
+		})
+	}
+}
+
+func TestCLPRelaxation(t *testing.T) {
+	km, _ := cgoKnapsack()
+	lp, err := relaxCLP(context.Background(), km, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fractional knapsack: ratios 2.5, 2.17, 2.33, 1.6 → a (4), c (3), 3/6 of b → 10+7+6.5.
+	if !lp.Optimal || math.Abs(lp.Objective-23.5) > 1e-7 {
+		t.Fatalf("knapsack relaxation %+v, want optimal 23.5", lp)
+	}
+	if math.Abs(lp.X[1]-0.5) > 1e-7 {
+		t.Fatalf("x = %v", lp.X)
+	}
+	// Minimise keeps the sense.
+	am, cost := cgoAssignment()
+	lp, err = relaxCLP(context.Background(), am, nil)
+	if err != nil || !lp.Optimal || math.Abs(lp.Objective-bruteAssignment(cost)) > 1e-7 {
+		t.Fatalf("assignment relaxation %+v %v", lp, err)
+	}
+	// Infeasible.
+	lp, err = relaxCLP(context.Background(), func() *Model {
+		m := &Model{}
+		a := m.AddVar("", Continuous, 0, 1, 1)
+		m.AddRow("", []int{a}, []float64{1}, GE, 2)
+		return m
+	}(), nil)
+	if err != nil || !lp.Infeasible || lp.X != nil {
+		t.Fatalf("infeasible relaxation %+v %v", lp, err)
+	}
+	// Unbounded: an error, no crash.
+	um := &Model{Maximize: true}
+	um.AddVar("", Integer, 0, math.Inf(1), 1)
+	lp, err = relaxCLP(context.Background(), um, nil)
+	if err == nil || lp == nil || lp.X != nil || lp.Optimal {
+		t.Fatalf("unbounded relaxation %+v %v", lp, err)
+	}
+	// Empty models.
+	lp, err = relaxCLP(context.Background(), &Model{}, nil)
+	if err != nil || !lp.Optimal || len(lp.X) != 0 {
+		t.Fatalf("empty relaxation %+v %v", lp, err)
+	}
+	nr := &Model{}
+	nr.AddVar("", Binary, 0, 1, -2)
+	lp, err = relaxCLP(context.Background(), nr, nil)
+	if err != nil || !lp.Optimal || lp.Objective != -2 {
+		t.Fatalf("no-row relaxation %+v %v", lp, err)
+	}
+	if !strings.HasPrefix(clpVersion(), "1.") {
+		t.Errorf("clp version %q", clpVersion())
+	}
+}
+
+func TestCLPRelaxationSchedModel(t *testing.T) {
+	m := cgoSchedModel(1, 300, 8, 60, 2, 128)
+	t.Logf("model: %d vars, %d rows, %d nonzeros", len(m.Vars), len(m.Rows), m.NumNonzeros())
+	for _, alg := range []int{0, 1} {
+		t0 := time.Now()
+		lp, err := clpSolve(context.Background(), m, &Settings{TimeLimit: 10 * time.Second}, alg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("algorithm %d: optimal %v objective %.3f in %v", alg, lp.Optimal, lp.Objective, time.Since(t0))
+		if !lp.Optimal {
+			t.Fatalf("not optimal: %+v", lp)
+		}
+	}
+}
+
+func TestCLPConcurrentSameAnswers(t *testing.T) {
+	var models []*Model
+	for seed := uint64(1); seed <= 6; seed++ {
+		models = append(models, cgoSchedModel(seed, 100, 8, 30, 2, 64))
+	}
+	want := make([]float64, len(models))
+	for i, m := range models {
+		lp, err := relaxCLP(context.Background(), m, nil)
+		if err != nil || !lp.Optimal {
+			t.Fatal(lp, err)
+		}
+		want[i] = lp.Objective
+	}
+	var wg sync.WaitGroup
+	for rep := 0; rep < 3; rep++ {
+		for i, m := range models {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lp, err := relaxCLP(context.Background(), m, nil)
+				if err != nil || !lp.Optimal || lp.Objective != want[i] {
+					t.Errorf("model %d: %+v %v, want %v", i, lp, err, want[i])
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+func TestCBCTimeLimit(t *testing.T) {
+	m := cgoHardModel(3, 300, 30)
+	limit := 200 * time.Millisecond
+	t0 := time.Now()
+	r, err := cbcEngine(context.Background(), m, &Settings{TimeLimit: limit, Threads: 1}, nil)
+	wall := time.Since(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, m, r)
+	t.Logf("limit %v: wall %v (over by %v), status %v, obj %.2f, bound %.2f, gap %.4f, nodes %d, time limited %v",
+		limit, wall, wall-limit, r.Status, r.Objective, r.Bound, r.Gap, r.Nodes, r.TimeLimited)
+	if !r.TimeLimited || r.Status == Optimal || r.Status == Infeasible {
+		t.Fatalf("expected a time-limited solve, got %v (time limited %v)", r.Status, r.TimeLimited)
+	}
+	if wall > 2*time.Second {
+		t.Fatalf("CBC ran %v for a %v limit", wall, limit)
+	}
+}
+
+func TestCBCDeterministicNodeLimit(t *testing.T) {
+	m := cgoHardModel(3, 300, 30)
+	s := &Settings{Deterministic: true, WorkLimit: 50}
+	var objs []float64
+	for range 2 {
+		t0 := time.Now()
+		r, err := cbcEngine(context.Background(), m, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCheck(t, m, r)
+		t.Logf("deterministic: %v in %v, obj %.4f, nodes %d, limited %v", r.Status, time.Since(t0), r.Objective, r.Nodes, r.TimeLimited)
+		if !r.TimeLimited || r.Status != Feasible {
+			t.Fatalf("expected a node-limited feasible answer, got %v limited %v", r.Status, r.TimeLimited)
+		}
+		objs = append(objs, r.Objective)
+	}
+	if objs[0] != objs[1] {
+		t.Fatalf("deterministic CBC gave %v then %v", objs[0], objs[1])
+	}
+}
+
+func TestCBCWarmStart(t *testing.T) {
+	m := cgoHardModel(5, 200, 20)
+	// A greedy start: take items by value/weight while every row fits.
+	x := make([]float64, len(m.Vars))
+	lhs := make([]float64, len(m.Rows))
+	for j := range m.Vars {
+		ok := true
+		for i, r := range m.Rows {
+			if lhs[i]+r.Coef[j] > r.RHS {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			x[j] = 1
+			for i, r := range m.Rows {
+				lhs[i] += r.Coef[j]
+			}
+		}
+	}
+	if err := m.CheckFeasible(x); err != nil {
+		t.Fatal(err)
+	}
+	startObj := m.ObjectiveValue(x)
+	var first []float64
+	r, err := cbcEngine(context.Background(), m, &Settings{TimeLimit: 300 * time.Millisecond, Start: x}, func(inc []float64) {
+		if first == nil {
+			first = inc
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, m, r)
+	if first == nil || m.ObjectiveValue(first) != startObj {
+		t.Fatalf("the feasible start was not reported first")
+	}
+	t.Logf("start %.2f → %v %.2f (bound %.2f, nodes %d)", startObj, r.Status, r.Objective, r.Bound, r.Nodes)
+	if r.Status != Feasible && r.Status != Optimal || r.Objective < startObj-1e-9 {
+		t.Fatalf("warm start lost: %v %v < %v", r.Status, r.Objective, startObj)
+	}
+}
+
+func TestCBCVersion(t *testing.T) {
+	v := cLibraryVersions()
+	t.Logf("%v", v)
+	if v["cbc"] != "CBC 2.10.8" || !strings.HasPrefix(v["clp"], "CLP 1.17") || !strings.HasPrefix(v["lpsolve"], "lp_solve 5.5") {
+		t.Errorf("versions %v", v)
+	}
+}
