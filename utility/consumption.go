@@ -1,0 +1,229 @@
+package utility
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/plannerhq/planner/distributions"
+)
+
+// Consumption returns the expected resource consumption per unit of
+// resource of a job t seconds after its start (3Sigma §3.2), for each t in
+// ts:
+//
+//	RC(t) = 1 − CDF(t) = P(T > t)   for t ≥ 0
+//	RC(t) = 0                        for t < 0 (the job has not started)
+//
+// It is the coefficient of a pending job's option started at s in the
+// capacity row of time t: RC(t − s). Results go to out[:len(ts)] when out
+// has room, otherwise to a new slice; nothing else is allocated. A
+// distributions.Piecewise is evaluated from its segments, summing tail
+// masses from the right (O(len(segments) + len(ts)) for ascending ts); any
+// other Dist through its Survival. It errors on a nil distribution, invalid
+// segments, or a NaN time.
+func Consumption(d distributions.Dist, ts, out []float64) ([]float64, error) {
+	out = resize(out, len(ts))
+	if err := checkTimes(ts); err != nil {
+		return nil, err
+	}
+	if err := survivalInto(d, 0, ts, out); err != nil {
+		return nil, err
+	}
+	for k, t := range ts {
+		if t < 0 {
+			out[k] = 0
+		}
+	}
+	return out, nil
+}
+
+// RRC returns the expected remaining resource consumption per unit of
+// resource of a running job that has run for elapsed seconds, t seconds
+// from now, for each t in ts (3Sigma §3.2, DESIGN.md "Capacity"):
+//
+//	RRC(t, e) = (1 − CDF(e + t)) / (1 − CDF(e)) = P(T > e + t | T > e)
+//
+// t is measured from now (not from the job's start) and e = elapsed. For
+// t ≤ 0 the value is 1: the job holds its nodes now. Values are clamped to
+// [0, 1].
+//
+// Outlived jobs: when 1 − CDF(e) = 0 the job has run past every runtime its
+// distribution allows, the ratio is undefined, and RRC returns 1 for every
+// t — the job is assumed to keep its nodes over the whole horizon. Callers
+// detect this case with Outlived and apply the under-estimate handling of
+// 3Sigma §4.2 (extend the expected end by 2^n cycles), typically by passing
+// a replacement distribution (e.g. a point mass at the extended end).
+//
+// Results go to out[:len(ts)] when out has room, otherwise to a new slice.
+// It errors on a nil distribution, invalid segments, a NaN or negative
+// elapsed, or a NaN time.
+func RRC(d distributions.Dist, elapsed float64, ts, out []float64) ([]float64, error) {
+	out = resize(out, len(ts))
+	if err := rrcInto(d, elapsed, ts, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Outlived reports whether a job that has run for elapsed seconds has
+// outlived its distribution: 1 − CDF(elapsed) = 0, i.e. elapsed ≥ the
+// largest runtime d allows. RRC is then 1 for every t (see RRC).
+func Outlived(d distributions.Dist, elapsed float64) (bool, error) {
+	if err := checkElapsed(elapsed); err != nil {
+		return false, err
+	}
+	se, err := survivalOne(d, elapsed)
+	if err != nil {
+		return false, err
+	}
+	return se <= 0, nil
+}
+
+// rrcInto writes RRC(ts[k], elapsed) into out[k]; len(out) == len(ts).
+func rrcInto(d distributions.Dist, elapsed float64, ts, out []float64) error {
+	if err := checkElapsed(elapsed); err != nil {
+		return err
+	}
+	if err := checkTimes(ts); err != nil {
+		return err
+	}
+	se, err := survivalOne(d, elapsed)
+	if err != nil {
+		return err
+	}
+	if !(se > 0) { // outlived: hold the nodes over the whole horizon
+		for k := range out {
+			out[k] = 1
+		}
+		return nil
+	}
+	if err := survivalInto(d, elapsed, ts, out); err != nil {
+		return err
+	}
+	for k, t := range ts {
+		v := out[k] / se
+		switch {
+		case t <= 0 || v > 1:
+			v = 1
+		case v < 0:
+			v = 0
+		}
+		out[k] = v
+	}
+	return nil
+}
+
+func checkElapsed(e float64) error {
+	if math.IsNaN(e) || e < 0 {
+		return fmt.Errorf("utility: elapsed time must be ≥ 0 seconds, got %g", e)
+	}
+	return nil
+}
+
+func checkTimes(ts []float64) error {
+	for k, t := range ts {
+		if math.IsNaN(t) {
+			return fmt.Errorf("utility: slice time %d is NaN", k)
+		}
+	}
+	return nil
+}
+
+func resize(out []float64, n int) []float64 {
+	if cap(out) >= n {
+		return out[:n]
+	}
+	return make([]float64, n)
+}
+
+// survivalOne returns P(T > x).
+func survivalOne(d distributions.Dist, x float64) (float64, error) {
+	switch d := d.(type) {
+	case nil:
+		return 0, fmt.Errorf("utility: nil distribution")
+	case distributions.Piecewise:
+		segs := d.Segments()
+		if err := validateSegments(segs); err != nil {
+			return 0, err
+		}
+		return segSurvival(segs, x), nil
+	default:
+		return clamp01(d.Survival(x)), nil
+	}
+}
+
+// survivalInto writes P(T > shift + ts[k]) into out[k].
+func survivalInto(d distributions.Dist, shift float64, ts, out []float64) error {
+	switch d := d.(type) {
+	case nil:
+		return fmt.Errorf("utility: nil distribution")
+	case distributions.Piecewise:
+		segs := d.Segments()
+		if err := validateSegments(segs); err != nil {
+			return err
+		}
+		segSurvivalInto(segs, shift, ts, out)
+	default:
+		for k, t := range ts {
+			out[k] = clamp01(d.Survival(shift + t))
+		}
+	}
+	return nil
+}
+
+// segSurvival returns P(T > x) for valid segments, adding masses from the
+// right.
+func segSurvival(segs []distributions.Segment, x float64) float64 {
+	acc := 0.0
+	for j := len(segs) - 1; j >= 0; j-- {
+		s := segs[j]
+		if s.Lo > x || (s.Lo == x && s.Hi > s.Lo) {
+			acc += s.Mass
+			continue
+		}
+		if s.Hi > x {
+			acc += s.Mass * ((s.Hi - x) / (s.Hi - s.Lo))
+		}
+		break
+	}
+	return acc
+}
+
+// segSurvivalInto writes P(T > shift + ts[k]) for valid segments. For
+// ascending ts it walks once from the largest time down, adding masses from
+// the right; otherwise it evaluates each time on its own.
+func segSurvivalInto(segs []distributions.Segment, shift float64, ts, out []float64) {
+	for k := 1; k < len(ts); k++ {
+		if !(ts[k] >= ts[k-1]) {
+			for k, t := range ts {
+				out[k] = segSurvival(segs, shift+t)
+			}
+			return
+		}
+	}
+	j := len(segs) - 1
+	acc := 0.0 // Σ masses of segments j+1… wholly above x
+	for k := len(ts) - 1; k >= 0; k-- {
+		x := shift + ts[k]
+		for j >= 0 && (segs[j].Lo > x || (segs[j].Lo == x && segs[j].Hi > segs[j].Lo)) {
+			acc += segs[j].Mass
+			j--
+		}
+		v := acc
+		if j >= 0 && segs[j].Hi > x {
+			s := segs[j]
+			v += s.Mass * ((s.Hi - x) / (s.Hi - s.Lo))
+		}
+		out[k] = v
+	}
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}

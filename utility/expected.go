@@ -1,0 +1,173 @@
+package utility
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/plannerhq/planner/distributions"
+)
+
+// ExpectedUtility returns E[U(s + T)] for every start s in starts, where T is
+// the runtime (seconds) with distribution d and U is c (3Sigma §3.1):
+//
+//	E[U(s)] = ∫ U(s + t) pdf(t) dt
+//
+// computed exactly for the piecewise-uniform density (see
+// (*Runtime).ExpectedUtility). Results go to out[:len(starts)] when out has
+// room, otherwise to a new slice. It errors if d violates the
+// distributions.Piecewise contract or a start is NaN; use NewRuntime once
+// and the method to value many curves against one distribution.
+func ExpectedUtility(c Curve, d distributions.Piecewise, starts, out []float64) ([]float64, error) {
+	r, err := NewRuntime(d)
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range starts {
+		if math.IsNaN(s) {
+			return nil, fmt.Errorf("utility: start %d is NaN", i)
+		}
+	}
+	return r.ExpectedUtility(c, starts, out), nil
+}
+
+// ExpectedUtility returns E[U(s + T)] = ∫ U(s + t) pdf(t) dt for every start
+// s (seconds, plan clock) in starts, exactly for the piecewise-uniform
+// density of r (3Sigma §3.1, Fig. 3(c)). Results go to out[:len(starts)]
+// when cap(out) ≥ len(starts) (then nothing is allocated), otherwise to a
+// new slice.
+//
+// For each start, in runtime coordinates a_k = X_k − s of the knots:
+//
+//   - the segments wholly at or before a_0 contribute Left_0 · Σ mass, and
+//     those wholly after a_{N−1} contribute Right_{N−1} · Σ mass (prefix and
+//     suffix sums, found by a walk from the previous start's position, so
+//     sorted starts cost amortised O(1) each);
+//   - every other segment is integrated piece by piece: U is linear on each
+//     piece, so a uniform mass m on [p, q] inside one piece contributes
+//     m · U(s + (p + q)/2); a point mass m at p contributes m · U(s + p),
+//     taking the Left value when p = a_k.
+//
+// For a non-negative curve every term is non-negative and each linear piece
+// is evaluated from its end nearer zero, so the result keeps its relative
+// accuracy down to tiny probabilities. The cost per start is O(1) plus the
+// number of segments that overlap [a_0, a_{N−1}]. A NaN start gives NaN.
+func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
+	if cap(out) >= len(starts) {
+		out = out[:len(starts)]
+	} else {
+		out = make([]float64, len(starts))
+	}
+	if len(c.pieces) == 0 {
+		clear(out)
+		return out
+	}
+	n := len(r.m)
+	nk := len(c.xs)
+	xFirst, xLast := c.xs[0], c.xs[nk-1]
+	uFirst, uLast := c.pieces[0].base, c.pieces[nk].base
+	jL, jR := 0, 0 // carried between starts: the walk is short for sorted starts
+	for i, s := range starts {
+		if math.IsNaN(s) {
+			out[i] = math.NaN()
+			continue
+		}
+		aFirst, aLast := xFirst-s, xLast-s
+		// jL = number of segments with Hi ≤ aFirst (Hi is non-decreasing).
+		for jL < n && r.hi[jL] <= aFirst {
+			jL++
+		}
+		for jL > 0 && r.hi[jL-1] > aFirst {
+			jL--
+		}
+		// jR = first segment with Lo > aLast (Lo is non-decreasing).
+		for jR < n && r.lo[jR] <= aLast {
+			jR++
+		}
+		for jR > 0 && r.lo[jR-1] > aLast {
+			jR--
+		}
+		sum := 0.0
+		if uFirst != 0 {
+			sum += uFirst * r.head[jL]
+		}
+		if uLast != 0 {
+			sum += uLast * r.tail[jR]
+		}
+		if jL < jR {
+			sum += r.middle(c, s, jL, jR)
+		}
+		out[i] = sum
+	}
+	return out
+}
+
+// middle integrates U(s + t) over segments jL ≤ j < jR, walking the pieces
+// of c in step with the segments.
+func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
+	nk := len(c.xs)
+	q := 0
+	aq := c.xs[0] - s // right end of piece q in runtime coordinates
+	p := c.pieces[0]
+	ub, us, ua := p.base, p.slope, p.anchor-s
+	sum := 0.0
+	for j := jL; j < jR; j++ {
+		lo, hi, m := r.lo[j], r.hi[j], r.m[j]
+		if lo == hi { // point mass: piece q holds (a_{q−1}, a_q]
+			for q < nk && aq < lo {
+				q++
+				aq = pieceEnd(c, q, s)
+				p = c.pieces[q]
+				ub, us, ua = p.base, p.slope, p.anchor-s
+			}
+			if us == 0 {
+				sum += m * ub
+			} else {
+				sum += m * (ub + us*(lo-ua))
+			}
+			continue
+		}
+		for q < nk && aq <= lo {
+			q++
+			aq = pieceEnd(c, q, s)
+			p = c.pieces[q]
+			ub, us, ua = p.base, p.slope, p.anchor-s
+		}
+		if hi <= aq { // wholly inside piece q
+			if us == 0 {
+				sum += m * ub
+			} else {
+				sum += m * (ub + us*(r.mid[j]-ua))
+			}
+			continue
+		}
+		rho := m / (hi - lo) // density, probability per second
+		t0 := lo
+		for {
+			t1 := math.Min(hi, aq)
+			if t1 > t0 {
+				if us == 0 {
+					sum += rho * (t1 - t0) * ub
+				} else {
+					sum += rho * (t1 - t0) * (ub + us*(t0+(t1-t0)/2-ua))
+				}
+			}
+			if hi <= aq || q == nk {
+				break
+			}
+			t0 = aq
+			q++
+			aq = pieceEnd(c, q, s)
+			p = c.pieces[q]
+			ub, us, ua = p.base, p.slope, p.anchor-s
+		}
+	}
+	return sum
+}
+
+// pieceEnd is the right end of piece q in runtime coordinates for start s.
+func pieceEnd(c Curve, q int, s float64) float64 {
+	if q < len(c.xs) {
+		return c.xs[q] - s
+	}
+	return math.Inf(1)
+}

@@ -1,0 +1,110 @@
+package utility
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/plannerhq/planner/distributions"
+)
+
+// MassTolerance is how far the masses of a piecewise distribution may sum
+// from 1 before it is rejected. distributions promises 1e-12; this is looser
+// so a histogram rebuilt from rounded persisted state still passes, and far
+// tighter than any error that would change a scheduling decision. The
+// masses are used as given, not renormalised.
+const MassTolerance = 1e-9
+
+// Runtime is a piecewise-uniform runtime distribution prepared for repeated
+// valuation: the segments in columns plus prefix and suffix mass sums. Build
+// one per (job, slowdown) per cycle with NewRuntime and reuse it for every
+// curve and start; its methods do not allocate when given an output slice.
+// A Runtime is immutable and safe for concurrent use.
+type Runtime struct {
+	lo, hi, mid, m []float64 // per segment: seconds, seconds, seconds, probability
+	head           []float64 // head[j] = Σ_{i<j} m_i, len n+1 (summed from the left)
+	tail           []float64 // tail[j] = Σ_{i≥j} m_i, len n+1 (summed from the right)
+}
+
+// NewRuntime validates d's segments and prepares them. It errors when the
+// distribution has no segments, a bound or mass is not finite, a bound is
+// negative, Lo > Hi, segments overlap or are out of order, or the masses do
+// not sum to 1 within MassTolerance.
+func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
+	if d == nil {
+		return nil, fmt.Errorf("utility: nil distribution")
+	}
+	segs := d.Segments()
+	if err := validateSegments(segs); err != nil {
+		return nil, err
+	}
+	n := len(segs)
+	buf := make([]float64, 6*n+2)
+	r := &Runtime{
+		lo:   buf[0*n : 1*n : 1*n],
+		hi:   buf[1*n : 2*n : 2*n],
+		mid:  buf[2*n : 3*n : 3*n],
+		m:    buf[3*n : 4*n : 4*n],
+		head: buf[4*n : 5*n+1 : 5*n+1],
+		tail: buf[5*n+1 : 6*n+2 : 6*n+2],
+	}
+	for j, s := range segs {
+		r.lo[j], r.hi[j], r.m[j] = s.Lo, s.Hi, s.Mass
+		r.mid[j] = s.Lo + (s.Hi-s.Lo)/2
+		r.head[j+1] = r.head[j] + s.Mass
+	}
+	for j := n - 1; j >= 0; j-- {
+		r.tail[j] = r.tail[j+1] + segs[j].Mass
+	}
+	return r, nil
+}
+
+// validateSegments checks the contract of distributions.Piecewise.
+func validateSegments(segs []distributions.Segment) error {
+	if len(segs) == 0 {
+		return fmt.Errorf("utility: distribution has no segments")
+	}
+	sum := 0.0
+	for j, s := range segs {
+		if !finite(s.Lo) || !finite(s.Hi) || !finite(s.Mass) {
+			return fmt.Errorf("utility: segment %d is not finite: %+v", j, s)
+		}
+		if s.Lo < 0 || s.Lo > s.Hi || s.Mass < 0 {
+			return fmt.Errorf("utility: segment %d must have 0 ≤ Lo ≤ Hi and Mass ≥ 0, got %+v", j, s)
+		}
+		if j > 0 && s.Lo < segs[j-1].Hi {
+			return fmt.Errorf("utility: segment %d (Lo %g) overlaps or precedes segment %d (Hi %g)", j, s.Lo, j-1, segs[j-1].Hi)
+		}
+		sum += s.Mass
+	}
+	if math.Abs(sum-1) > MassTolerance {
+		return fmt.Errorf("utility: segment masses sum to %.17g, want 1 ± %g", sum, MassTolerance)
+	}
+	return nil
+}
+
+// Len returns the number of segments.
+func (r *Runtime) Len() int { return len(r.m) }
+
+// Survival returns S(x) = P(T > x) = 1 − CDF(x), summed from the right so
+// that small tail probabilities keep their relative accuracy.
+func (r *Runtime) Survival(x float64) float64 {
+	// j = first segment with Hi > x; all later segments lie above x
+	// except possibly j itself.
+	lo, hi := 0, len(r.hi)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if r.hi[h] <= x {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	j := lo
+	if j == len(r.hi) {
+		return 0
+	}
+	if r.lo[j] >= x || r.lo[j] == r.hi[j] { // wholly above x (a point mass here has Lo = Hi > x)
+		return r.tail[j]
+	}
+	return r.tail[j+1] + r.m[j]*((r.hi[j]-x)/(r.hi[j]-r.lo[j]))
+}
