@@ -1,0 +1,566 @@
+package distributions
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// DefaultMaxBins is the bin budget 3σPredict uses for every feature value's
+// runtime histogram (Park et al., 3Sigma, EuroSys 2018, §4.1).
+const DefaultMaxBins = 80
+
+// maxBinsLimit bounds the bin budget so that a corrupt serialised histogram
+// cannot ask for an absurd allocation; real histograms use tens of bins.
+const maxBinsLimit = 1 << 20
+
+// MinWeight and MaxCount bound the weights a Histogram accepts. Up to 2^53
+// every integer count is exact in a float64, so Merge conserves counts
+// exactly; no runtime history comes near it. A weight below 1e-6 carries no
+// information a scheduler could use, and the floor keeps every bin's half
+// mass and normalised mass far from underflow.
+const (
+	MinWeight = 1e-6
+	MaxCount  = 1 << 53
+)
+
+// ErrEmpty is returned (wrapped) when a distribution is requested from a
+// histogram that has seen no values.
+var ErrEmpty = errors.New("distributions: empty histogram")
+
+// Bin is one bin of a Histogram: Count values (a weight, in general) whose
+// mean is Centroid seconds.
+type Bin struct {
+	Centroid float64 `json:"c"`
+	Count    float64 `json:"n"`
+}
+
+// Histogram is the streaming histogram of Ben-Haim & Tom-Tov ("A Streaming
+// Parallel Decision Tree Algorithm", JMLR 11, 2010): at most MaxBins bins
+// (centroid p_i, count m_i) with p_1 < … < p_B, plus the exact minimum,
+// maximum and total count N of the values added, in seconds.
+//
+// Update is the paper's Algorithm 1 (insert the value as a bin of count 1,
+// then, if there are more than MaxBins bins, merge the two bins with the
+// closest centroids — the leftmost such pair on ties — into one at their
+// count-weighted mean). Merge is Algorithm 2. Sum is the paper's "sum"
+// procedure and UniformSplits its "uniform" procedure.
+//
+// # Density model
+//
+// The paper's density is a trapezoid between adjacent centroids, with mass
+// (m_i + m_{i+1})/2 between p_i and p_{i+1}. Package utility needs a
+// piecewise-uniform density, so Histogram uses the split that keeps the
+// paper's mass on each side of every centroid: bin i puts m_i/2 uniformly on
+// [L_i, p_i] and m_i/2 uniformly on [p_i, R_i], where
+//
+//	L_1 = min,  L_i = (p_{i−1} + p_i)/2,  R_i = L_{i+1},  R_B = max.
+//
+// Hence F(p_i)·N = Σ_{j<i} m_j + m_i/2 exactly as in the paper's sum, the
+// support is exactly [min, max], and a half whose ends coincide (a single
+// value, a centroid equal to min or max) is a point mass. CDF, Survival,
+// Quantile, Mean, Rand and Segments all follow this one model, so CDF is the
+// integral of Segments. Between centroids the model differs from the paper's
+// trapezoid by at most |m_{i+1} − m_i|/8 counts (Sum returns the
+// trapezoid). SampleMean is the exact mean of the values added; Mean is the
+// model's mean, consistent with Segments.
+//
+// # Empty histogram
+//
+// With no values CDF is 0 and Survival 1 everywhere; Quantile, Mean,
+// SampleMean, Min, Max and Rand return NaN; Segments returns nil; Snapshot
+// returns ErrEmpty.
+//
+// # Cost and concurrency
+//
+// Update and Merge mutate; every other method only reads, so concurrent
+// readers are safe once writers are done (the usual map-like rule). Update is
+// allocation-free once the bins slice has grown and costs O(MaxBins) simple
+// steps (a binary search, a short copy, a scan for the closest pair); CDF,
+// Survival and Quantile are O(MaxBins) with no allocation. Take a Snapshot
+// for O(log B) queries on a frozen copy.
+//
+// The zero value is an empty histogram with DefaultMaxBins bins.
+type Histogram struct {
+	maxBins  int
+	bins     []Bin // strictly increasing centroids, counts > 0
+	count    float64
+	min, max float64
+}
+
+var _ Piecewise = (*Histogram)(nil)
+
+// NewHistogram returns an empty histogram with at most maxBins bins.
+// maxBins < 1 selects DefaultMaxBins; values above 2^20 are capped there.
+func NewHistogram(maxBins int) *Histogram {
+	switch {
+	case maxBins < 1:
+		maxBins = DefaultMaxBins
+	case maxBins > maxBinsLimit:
+		maxBins = maxBinsLimit
+	}
+	return &Histogram{maxBins: maxBins}
+}
+
+// MaxBins returns the bin budget.
+func (h *Histogram) MaxBins() int {
+	if h.maxBins < 1 {
+		return DefaultMaxBins
+	}
+	return h.maxBins
+}
+
+// Count returns the total count (sum of weights) of the values added.
+func (h *Histogram) Count() float64 { return h.count }
+
+// Len returns the number of bins in use.
+func (h *Histogram) Len() int { return len(h.bins) }
+
+// Bins returns a copy of the bins, sorted by centroid.
+func (h *Histogram) Bins() []Bin { return slices.Clone(h.bins) }
+
+// Min returns the smallest value added (NaN if empty).
+func (h *Histogram) Min() float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	return h.min
+}
+
+// Max returns the largest value added (NaN if empty): the upper end of the
+// support, as Dist requires.
+func (h *Histogram) Max() float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	return h.max
+}
+
+// Clone returns an independent copy.
+func (h *Histogram) Clone() *Histogram {
+	c := *h
+	c.bins = make([]Bin, len(h.bins), len(h.bins)+1)
+	copy(c.bins, h.bins)
+	return &c
+}
+
+// Reset empties the histogram, keeping its bin budget and storage.
+func (h *Histogram) Reset() {
+	h.bins = h.bins[:0]
+	h.count, h.min, h.max = 0, 0, 0
+}
+
+// Update adds one runtime v (seconds). v must be finite and ≥ 0 and the
+// count below MaxCount; otherwise the histogram is unchanged and the error
+// wraps ErrInvalid.
+func (h *Histogram) Update(v float64) error {
+	if !(v >= 0 && v <= math.MaxFloat64) {
+		return fmt.Errorf("%w: histogram value %v must be a finite runtime ≥ 0", ErrInvalid, v)
+	}
+	if h.count+1 > MaxCount {
+		return fmt.Errorf("%w: histogram count would exceed %v", ErrInvalid, float64(MaxCount))
+	}
+	h.add(v, 1)
+	return nil
+}
+
+// UpdateWeighted adds runtime v (seconds) with weight w, as if v had been
+// added w times (w need not be an integer, e.g. for decayed histories). v
+// must be finite and ≥ 0, w in [MinWeight, MaxCount], and the total count
+// must stay ≤ MaxCount; otherwise the histogram is unchanged and the error
+// wraps ErrInvalid.
+func (h *Histogram) UpdateWeighted(v, w float64) error {
+	if !(v >= 0 && v <= math.MaxFloat64) {
+		return fmt.Errorf("%w: histogram value %v must be a finite runtime ≥ 0", ErrInvalid, v)
+	}
+	if !(w >= MinWeight && w <= MaxCount) {
+		return fmt.Errorf("%w: histogram weight %v must be in [%v, %v]", ErrInvalid, w, MinWeight, float64(MaxCount))
+	}
+	if h.count+w > MaxCount {
+		return fmt.Errorf("%w: histogram count would exceed %v adding weight %v", ErrInvalid, float64(MaxCount), w)
+	}
+	h.add(v, w)
+	return nil
+}
+
+// add is Algorithm 1 for a validated value.
+func (h *Histogram) add(v, w float64) {
+	if v == 0 {
+		v = 0 // fold −0 into +0 so serialisation is canonical
+	}
+	if h.count == 0 {
+		h.min, h.max = v, v
+	} else if v < h.min {
+		h.min = v
+	} else if v > h.max {
+		h.max = v
+	}
+	h.count += w
+
+	bins := h.bins
+	lo, hi := 0, len(bins)
+	for lo < hi { // first bin with centroid ≥ v
+		m := int(uint(lo+hi) >> 1)
+		if bins[m].Centroid < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(bins) && bins[lo].Centroid == v {
+		bins[lo].Count += w
+		return
+	}
+	if cap(bins) == 0 {
+		bins = make([]Bin, 0, min(h.MaxBins()+1, 2*DefaultMaxBins+1))
+	}
+	bins = append(bins, Bin{})
+	copy(bins[lo+1:], bins[lo:len(bins)-1])
+	bins[lo] = Bin{Centroid: v, Count: w}
+	if len(bins) > h.MaxBins() {
+		bins = mergeClosest(bins)
+	}
+	h.bins = bins
+}
+
+// mergeClosest merges the adjacent pair with the smallest centroid gap (the
+// leftmost on ties) and returns the shortened slice. len(bins) ≥ 2.
+func mergeClosest(bins []Bin) []Bin {
+	q := 0
+	best := bins[1].Centroid - bins[0].Centroid
+	prev := bins[1].Centroid
+	for i := 2; i < len(bins); i++ {
+		c := bins[i].Centroid
+		if d := c - prev; d < best {
+			best, q = d, i-1
+		}
+		prev = c
+	}
+	bins[q] = combine(bins[q], bins[q+1])
+	copy(bins[q+1:], bins[q+2:])
+	return bins[:len(bins)-1]
+}
+
+// combine returns the bin at the count-weighted mean of a and b
+// (a.Centroid < b.Centroid), written so that rounding keeps the centroid in
+// [a.Centroid, b.Centroid] and centroids stay strictly increasing.
+func combine(a, b Bin) Bin {
+	m := a.Count + b.Count
+	c := a.Centroid + (b.Centroid-a.Centroid)*(b.Count/m)
+	c = math.Min(math.Max(c, a.Centroid), b.Centroid)
+	return Bin{Centroid: c, Count: m}
+}
+
+// Merge adds every value summarised by o into h (the paper's Algorithm 2:
+// union the bins, then merge closest pairs down to h's bin budget). Min, max
+// and count combine exactly. The result does not depend on which histogram
+// is the receiver when both have the same budget. o is unchanged; o == h is
+// allowed. The error (wrapping ErrInvalid) reports a count overflow, in
+// which case h is unchanged.
+func (h *Histogram) Merge(o *Histogram) error {
+	if o == nil || o.count == 0 {
+		return nil
+	}
+	if h.count+o.count > MaxCount {
+		return fmt.Errorf("%w: merged histogram count %v would exceed %v", ErrInvalid, h.count+o.count, float64(MaxCount))
+	}
+	if h.count == 0 {
+		h.min, h.max = o.min, o.max
+	} else {
+		h.min = math.Min(h.min, o.min)
+		h.max = math.Max(h.max, o.max)
+	}
+	h.count += o.count
+
+	a, b := h.bins, o.bins
+	u := make([]Bin, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].Centroid < b[j].Centroid:
+			u = append(u, a[i])
+			i++
+		case a[i].Centroid > b[j].Centroid:
+			u = append(u, b[j])
+			j++
+		default:
+			u = append(u, Bin{Centroid: a[i].Centroid, Count: a[i].Count + b[j].Count})
+			i++
+			j++
+		}
+	}
+	u = append(u, a[i:]...)
+	u = append(u, b[j:]...)
+	for len(u) > h.MaxBins() {
+		u = mergeClosest(u)
+	}
+	if cap(h.bins) < len(u) {
+		h.bins = make([]Bin, 0, min(h.MaxBins()+1, max(len(u), 2*DefaultMaxBins)+1))
+	}
+	h.bins = append(h.bins[:0], u...)
+	return nil
+}
+
+// edges returns the left and right ends [L_i, R_i] of bin i's support under
+// the density model (see the type's doc).
+func (h *Histogram) edges(i int) (lo, hi float64) {
+	b := h.bins
+	if i == 0 {
+		lo = h.min
+	} else {
+		lo = midpoint(b[i-1].Centroid, b[i].Centroid)
+	}
+	if i == len(b)-1 {
+		hi = h.max
+	} else {
+		hi = midpoint(b[i].Centroid, b[i+1].Centroid)
+	}
+	return lo, hi
+}
+
+// midpoint returns (a + b)/2 for 0 ≤ a ≤ b without overflow, in [a, b].
+func midpoint(a, b float64) float64 { return a + (b-a)/2 }
+
+// below returns the model's count of values ≤ t (N·F(t)), for
+// min ≤ t < max and a non-empty histogram.
+func (h *Histogram) below(t float64) float64 {
+	acc := 0.0
+	b := h.bins
+	for i := range b {
+		lo, hi := h.edges(i)
+		if hi <= t {
+			acc += b[i].Count
+			continue
+		}
+		half := b[i].Count / 2
+		c := b[i].Centroid
+		if t >= c {
+			acc += half + half*(t-c)/(hi-c) // hi > t ≥ c
+		} else if t > lo {
+			acc += half * (t - lo) / (c - lo) // c > t > lo
+		}
+		break
+	}
+	return acc
+}
+
+// above returns the model's count of values > t (N·S(t)), for
+// min ≤ t < max and a non-empty histogram, summed from the top.
+func (h *Histogram) above(t float64) float64 {
+	acc := 0.0
+	b := h.bins
+	for i := len(b) - 1; i >= 0; i-- {
+		lo, hi := h.edges(i)
+		if lo > t {
+			acc += b[i].Count
+			continue
+		}
+		half := b[i].Count / 2
+		c := b[i].Centroid
+		if t < c {
+			acc += half + half*(c-t)/(c-lo) // lo ≤ t < c
+		} else if t < hi {
+			acc += half * (hi - t) / (hi - c) // c ≤ t < hi
+		}
+		break
+	}
+	return acc
+}
+
+// CDF returns the model's P(T ≤ t) (0 for an empty histogram).
+func (h *Histogram) CDF(t float64) float64 {
+	switch {
+	case t != t:
+		return math.NaN()
+	case h.count == 0 || t < h.min:
+		return 0
+	case t >= h.max:
+		return 1
+	}
+	return math.Min(h.below(t)/h.count, 1)
+}
+
+// Survival returns the model's P(T > t), summed from the upper tail (1 for
+// an empty histogram).
+func (h *Histogram) Survival(t float64) float64 {
+	switch {
+	case t != t:
+		return math.NaN()
+	case h.count == 0 || t < h.min:
+		return 1
+	case t >= h.max:
+		return 0
+	}
+	return math.Min(h.above(t)/h.count, 1)
+}
+
+// Sum is the paper's sum procedure: the estimated number of values ≤ b.
+// Between the first and last centroid it is the trapezoid rule,
+//
+//	Σ_{j<i} m_j + m_i/2 + (m_i + m_b)/2 · (b − p_i)/(p_{i+1} − p_i),
+//	m_b = m_i + (m_{i+1} − m_i)·(b − p_i)/(p_{i+1} − p_i),
+//
+// for p_i ≤ b < p_{i+1}. Outside [p_1, p_B], where the paper leaves it
+// undefined, it is N·CDF(b), which meets the trapezoid continuously at p_1
+// and p_B. It agrees with N·CDF(b) at every centroid.
+func (h *Histogram) Sum(b float64) float64 {
+	bins := h.bins
+	n := len(bins)
+	switch {
+	case b != b:
+		return math.NaN()
+	case n == 0:
+		return 0
+	case b < bins[0].Centroid || b >= bins[n-1].Centroid:
+		return h.count * h.CDF(b)
+	}
+	acc := 0.0
+	i := 0
+	for ; bins[i+1].Centroid <= b; i++ {
+		acc += bins[i].Count
+	}
+	pi, pj := bins[i].Centroid, bins[i+1].Centroid
+	mi, mj := bins[i].Count, bins[i+1].Count
+	f := (b - pi) / (pj - pi)
+	mb := mi + (mj-mi)*f
+	return acc + mi/2 + (mi+mb)/2*f
+}
+
+// UniformSplits is the paper's uniform procedure: k−1 points
+// u_1 < … < u_{k−1} with Sum(u_j) = j·N/k, found by solving the trapezoid
+// quadratic between the centroids that bracket j·N/k. Targets below Sum(p_1)
+// or above Sum(p_B) use Quantile. It returns nil if k < 2 or the histogram
+// is empty.
+func (h *Histogram) UniformSplits(k int) []float64 {
+	bins := h.bins
+	n := len(bins)
+	if k < 2 || n == 0 {
+		return nil
+	}
+	out := make([]float64, 0, k-1)
+	i, acc := 0, 0.0 // acc = Σ_{j<i} m_j
+	for j := 1; j < k; j++ {
+		s := float64(j) * h.count / float64(k)
+		if s < bins[0].Count/2 || s >= h.count-bins[n-1].Count/2 || n == 1 {
+			out = append(out, h.Quantile(float64(j)/float64(k)))
+			continue
+		}
+		// Advance to the i with Sum(p_i) ≤ s < Sum(p_{i+1}).
+		for i+1 < n-1 && acc+bins[i].Count+bins[i+1].Count/2 <= s {
+			acc += bins[i].Count
+			i++
+		}
+		d := s - (acc + bins[i].Count/2)
+		// Solve d = m_i·z + (m_{i+1} − m_i)·z²/2 for z in [0, 1] in the
+		// cancellation-free form z = 2d / (m_i + √(m_i² + 2(m_{i+1} − m_i)d)).
+		mi, mj := bins[i].Count, bins[i+1].Count
+		z := 2 * d / (mi + math.Sqrt(math.Max(0, mi*mi+2*(mj-mi)*d)))
+		z = math.Min(math.Max(z, 0), 1)
+		out = append(out, bins[i].Centroid+(bins[i+1].Centroid-bins[i].Centroid)*z)
+	}
+	return out
+}
+
+// Quantile returns the model's smallest t with CDF(t) ≥ q: min for q ≤ 0,
+// max for q ≥ 1, NaN for an empty histogram or NaN q.
+func (h *Histogram) Quantile(q float64) float64 {
+	switch {
+	case q != q || h.count == 0:
+		return math.NaN()
+	case q <= 0:
+		return h.min
+	case q >= 1:
+		return h.max
+	}
+	target := q * h.count
+	acc := 0.0
+	b := h.bins
+	for i := range b {
+		half := b[i].Count / 2
+		if acc+b[i].Count < target {
+			acc += b[i].Count
+			continue
+		}
+		lo, hi := h.edges(i)
+		c := b[i].Centroid
+		if acc+half >= target {
+			if c == lo {
+				return c
+			}
+			return math.Min(math.Max(lo+(target-acc)/half*(c-lo), lo), c)
+		}
+		acc += half
+		if hi == c {
+			return c
+		}
+		return math.Min(math.Max(c+(target-acc)/half*(hi-c), c), hi)
+	}
+	return h.max
+}
+
+// Mean returns the model's mean, Σ_i (m_i/2)·(L_i/2 + p_i + R_i/2) / N
+// seconds; it is the mean of Segments. NaN if empty.
+func (h *Histogram) Mean() float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for i, b := range h.bins {
+		lo, hi := h.edges(i)
+		s += b.Count / 2 * (lo/2 + b.Centroid + hi/2) // halves' midpoints, overflow-free
+	}
+	return s / h.count
+}
+
+// SampleMean returns Σ p_i·m_i / N, the exact mean of the values added up to
+// rounding (merging bins preserves Σ p_i·m_i). NaN if empty.
+func (h *Histogram) SampleMean() float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, b := range h.bins {
+		s += b.Centroid * b.Count
+	}
+	return s / h.count
+}
+
+// Rand draws from the model by inversion, Quantile(U) with U from r (NaN if
+// empty).
+func (h *Histogram) Rand(r *rand.Rand) float64 { return h.Quantile(r.Float64()) }
+
+// Segments returns the model as sorted segments whose masses sum to 1: two
+// per bin, [L_i, p_i] and [p_i, R_i] with mass m_i/(2N) each, zero-width
+// halves being point masses (adjacent point masses at one place are
+// combined). nil if empty.
+func (h *Histogram) Segments() []Segment {
+	if h.count == 0 {
+		return nil
+	}
+	out := make([]Segment, 0, 2*len(h.bins))
+	push := func(lo, hi, m float64) {
+		if n := len(out); n > 0 && lo == hi && out[n-1].Lo == lo && out[n-1].Hi == hi {
+			out[n-1].Mass += m
+			return
+		}
+		out = append(out, Segment{Lo: lo, Hi: hi, Mass: m})
+	}
+	for i, b := range h.bins {
+		lo, hi := h.edges(i)
+		half := b.Count / 2 / h.count
+		push(lo, b.Centroid, half)
+		push(b.Centroid, hi, half)
+	}
+	return out
+}
+
+// Snapshot returns an immutable copy of the model as a *PiecewiseUniform
+// with O(log B) queries, or ErrEmpty if no values were added.
+func (h *Histogram) Snapshot() (*PiecewiseUniform, error) {
+	if h.count == 0 {
+		return nil, ErrEmpty
+	}
+	return newPiecewiseTrusted(h.Segments()), nil
+}
