@@ -224,7 +224,7 @@ type cgoEngineCase struct {
 }
 
 func cgoTestEngines() []cgoEngineCase {
-	return []cgoEngineCase{{"CBC", cbcEngine}}
+	return []cgoEngineCase{{"CBC", cbcEngine}, {"LPSolve", lpsolveEngine}}
 }
 
 func TestCgoEnginesKnownOptima(t *testing.T) {
@@ -536,5 +536,114 @@ func TestCBCVersion(t *testing.T) {
 	t.Logf("%v", v)
 	if v["cbc"] != "CBC 2.10.8" || !strings.HasPrefix(v["clp"], "CLP 1.17") || !strings.HasPrefix(v["lpsolve"], "lp_solve 5.5") {
 		t.Errorf("versions %v", v)
+	}
+}
+
+func TestLPSolveSubSecondAbort(t *testing.T) {
+	m := cgoHardModel(3, 300, 30)
+	for _, limit := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
+		var incs []float64
+		t0 := time.Now()
+		r, err := lpsolveEngine(context.Background(), m, &Settings{TimeLimit: limit}, func(x []float64) {
+			if err := m.CheckFeasible(x); err != nil {
+				t.Errorf("incumbent infeasible: %v", err)
+			}
+			incs = append(incs, m.ObjectiveValue(x))
+		})
+		wall := time.Since(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCheck(t, m, r)
+		t.Logf("limit %v: wall %v (over by %v), %v obj %.2f bound %.2f nodes %d, %d incumbents, limited %v",
+			limit, wall, wall-limit, r.Status, r.Objective, r.Bound, r.Nodes, len(incs), r.TimeLimited)
+		if !r.TimeLimited || r.Status == Optimal || r.Status == Infeasible {
+			t.Fatalf("expected a time-limited solve, got %v", r.Status)
+		}
+		if wall > limit+50*time.Millisecond {
+			t.Fatalf("lp_solve overran its %v limit: %v", limit, wall)
+		}
+		for i := 1; i < len(incs); i++ {
+			if incs[i] <= incs[i-1] {
+				t.Fatalf("incumbents not improving: %v", incs)
+			}
+		}
+		if r.Status == Feasible && (len(incs) == 0 || incs[len(incs)-1] != r.Objective) {
+			t.Fatalf("final answer %v not the last incumbent %v", r.Objective, incs)
+		}
+	}
+}
+
+func TestLPSolveContextCancel(t *testing.T) {
+	m := cgoHardModel(4, 300, 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	t0 := time.Now()
+	r, err := lpsolveEngine(ctx, m, &Settings{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, m, r)
+	if w := time.Since(t0); w > 200*time.Millisecond || !r.TimeLimited {
+		t.Fatalf("cancel: wall %v, limited %v", w, r.TimeLimited)
+	}
+}
+
+func TestLPSolveDeterministicNodeLimit(t *testing.T) {
+	m := cgoHardModel(3, 300, 30)
+	s := &Settings{Deterministic: true, WorkLimit: 5000, TimeLimit: 30 * time.Second}
+	var objs []float64
+	for range 2 {
+		t0 := time.Now()
+		r, err := lpsolveEngine(context.Background(), m, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCheck(t, m, r)
+		t.Logf("deterministic: %v in %v, obj %.4f, nodes %d, limited %v", r.Status, time.Since(t0), r.Objective, r.Nodes, r.TimeLimited)
+		if !r.TimeLimited || r.Nodes < 5000 || r.Status != Feasible {
+			t.Fatalf("expected a node-limited feasible answer, got %v nodes %d", r.Status, r.Nodes)
+		}
+		objs = append(objs, r.Objective)
+	}
+	if objs[0] != objs[1] {
+		t.Fatalf("deterministic lp_solve gave %v then %v", objs[0], objs[1])
+	}
+}
+
+func TestLPSolveBound(t *testing.T) {
+	for _, maximize := range []bool{true, false} {
+		m, _ := cgoKnapsack()
+		if !maximize {
+			m.Maximize = false
+			for j := range m.Vars {
+				m.Vars[j].Obj = -m.Vars[j].Obj
+			}
+		}
+		r, err := lpsolveEngine(context.Background(), m, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCheck(t, m, r)
+		want := 23.0
+		if !maximize {
+			want = -23
+		}
+		if r.Status != Optimal || r.Objective != want || r.Bound != want {
+			t.Fatalf("maximize %v: %v obj %v bound %v", maximize, r.Status, r.Objective, r.Bound)
+		}
+	}
+	// The bound is the root LP optimum, in the model's sense.
+	m := cgoHardModel(3, 300, 30)
+	lp, err := relaxCLP(context.Background(), m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := lpsolveEngine(context.Background(), m, &Settings{TimeLimit: 50 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.X != nil && math.Abs(r.Bound-lp.Objective) > 1e-6*lp.Objective {
+		t.Fatalf("bound %v, LP %v", r.Bound, lp.Objective)
 	}
 }
