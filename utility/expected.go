@@ -88,7 +88,7 @@ func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 		}
 		sum := 0.0
 		if uFirst != 0 {
-			sum += uFirst * r.head[jL]
+			sum += uFirst * r.massH[jL]
 		}
 		if uLast != 0 {
 			sum += uLast * r.tail[jR]
@@ -101,6 +101,11 @@ func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 	return out
 }
 
+// runMin is the shortest run of whole segments inside one piece that is
+// valued from the prefix sums instead of segment by segment; below it the
+// loop is cheaper than the double-double arithmetic.
+const runMin = 4
+
 // middle integrates U(s + t) over segments jL ≤ j < jR, walking the pieces
 // of c in step with the segments.
 func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
@@ -110,7 +115,7 @@ func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
 	p := c.pieces[0]
 	ub, us, ua := p.base, p.slope, p.anchor-s
 	sum := 0.0
-	for j := jL; j < jR; j++ {
+	for j := jL; j < jR; {
 		lo, hi, m := r.lo[j], r.hi[j], r.m[j]
 		if lo == hi { // point mass: piece q holds (a_{q−1}, a_q]
 			for q < nk && aq < lo {
@@ -124,6 +129,7 @@ func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
 			} else {
 				sum += m * (ub + us*(lo-ua))
 			}
+			j++
 			continue
 		}
 		for q < nk && aq <= lo {
@@ -132,12 +138,23 @@ func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
 			p = c.pieces[q]
 			ub, us, ua = p.base, p.slope, p.anchor-s
 		}
-		if hi <= aq { // wholly inside piece q
-			if us == 0 {
-				sum += m * ub
+		if hi <= aq {
+			// Segments j… wholly inside piece q (point masses at a_q
+			// included): U is linear there, so each contributes
+			// m·U(s + mid).
+			j2 := r.runEnd(j+1, jR, aq)
+			if j2-j >= runMin {
+				sum += r.runValue(j, j2, ub, us, ua)
+			} else if us == 0 {
+				for ; j < j2; j++ {
+					sum += r.m[j] * ub
+				}
 			} else {
-				sum += m * (ub + us*(r.mid[j]-ua))
+				for ; j < j2; j++ {
+					sum += r.m[j] * (ub + us*(r.mid[j]-ua))
+				}
 			}
+			j = j2
 			continue
 		}
 		rho := m / (hi - lo) // density, probability per second
@@ -160,8 +177,53 @@ func (r *Runtime) middle(c Curve, s float64, jL, jR int) float64 {
 			p = c.pieces[q]
 			ub, us, ua = p.base, p.slope, p.anchor-s
 		}
+		j++
 	}
 	return sum
+}
+
+// runEnd returns the first index k in [j, jR) with hi[k] > aq, or jR.
+func (r *Runtime) runEnd(j, jR int, aq float64) int {
+	// A few linear probes first: most runs are short.
+	for k := 0; k < runMin && j < jR; k++ {
+		if r.hi[j] > aq {
+			return j
+		}
+		j++
+	}
+	lo, hi := j, jR
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if r.hi[h] <= aq {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
+}
+
+// runValue returns Σ_{j1≤j<j2} m_j·(ub + us·(mid_j − ua)) from the
+// double-double prefix sums:
+//
+//	ub·M + us·(P − ua·M),  M = Σ m_j,  P = Σ m_j·mid_j.
+//
+// P − ua·M = Σ m_j·(mid_j − ua) is formed in double-double, so the
+// cancellation between P and ua·M costs no accuracy; for a non-negative
+// curve both terms are non-negative (ua is the end of the piece nearer
+// zero).
+func (r *Runtime) runValue(j1, j2 int, ub, us, ua float64) float64 {
+	mh, ml := ddAdd(r.massH[j2], r.massL[j2], -r.massH[j1], -r.massL[j1])
+	v := ub * (mh + ml)
+	if us == 0 {
+		return v
+	}
+	ph, pl := ddAdd(r.momH[j2], r.momL[j2], -r.momH[j1], -r.momL[j1])
+	// ua·M exactly enough: the product of ua and mh is exact via FMA.
+	th := ua * mh
+	tl := math.FMA(ua, mh, -th) + ua*ml
+	dh, dl := ddAdd(ph, pl, -th, -tl)
+	return v + us*(dh+dl)
 }
 
 // pieceEnd is the right end of piece q in runtime coordinates for start s.

@@ -21,8 +21,12 @@ const MassTolerance = 1e-9
 // A Runtime is immutable and safe for concurrent use.
 type Runtime struct {
 	lo, hi, mid, m []float64 // per segment: seconds, seconds, seconds, probability
-	head           []float64 // head[j] = Σ_{i<j} m_i, len n+1 (summed from the left)
 	tail           []float64 // tail[j] = Σ_{i≥j} m_i, len n+1 (summed from the right)
+	// Prefix sums from the left in double-double (hi + lo parts), len n+1:
+	// mass[j] = Σ_{i<j} m_i and moment[j] = Σ_{i<j} m_i·mid_i (probability ·
+	// seconds). Differences of them keep full double precision, so a run
+	// of segments can be valued in O(1) without cancellation.
+	massH, massL, momH, momL []float64
 }
 
 // NewRuntime validates d's segments and prepares them. It errors when the
@@ -38,19 +42,24 @@ func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
 		return nil, err
 	}
 	n := len(segs)
-	buf := make([]float64, 6*n+2)
+	buf := make([]float64, 9*n+5)
+	next := func(k int) []float64 {
+		col := buf[:k:k]
+		buf = buf[k:]
+		return col
+	}
 	r := &Runtime{
-		lo:   buf[0*n : 1*n : 1*n],
-		hi:   buf[1*n : 2*n : 2*n],
-		mid:  buf[2*n : 3*n : 3*n],
-		m:    buf[3*n : 4*n : 4*n],
-		head: buf[4*n : 5*n+1 : 5*n+1],
-		tail: buf[5*n+1 : 6*n+2 : 6*n+2],
+		lo: next(n), hi: next(n), mid: next(n), m: next(n),
+		tail:  next(n + 1),
+		massH: next(n + 1), massL: next(n + 1),
+		momH: next(n + 1), momL: next(n + 1),
 	}
 	for j, s := range segs {
 		r.lo[j], r.hi[j], r.m[j] = s.Lo, s.Hi, s.Mass
 		r.mid[j] = s.Lo + (s.Hi-s.Lo)/2
-		r.head[j+1] = r.head[j] + s.Mass
+		r.massH[j+1], r.massL[j+1] = ddAdd(r.massH[j], r.massL[j], s.Mass, 0)
+		p := s.Mass * r.mid[j]
+		r.momH[j+1], r.momL[j+1] = ddAdd(r.momH[j], r.momL[j], p, math.FMA(s.Mass, r.mid[j], -p))
 	}
 	for j := n - 1; j >= 0; j-- {
 		r.tail[j] = r.tail[j+1] + segs[j].Mass
