@@ -1,0 +1,192 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+)
+
+// GreedyName is the registry name of the pure-Go heuristic backend.
+const GreedyName = "greedy"
+
+// greedyDefaultMoves bounds the local improvement of a deterministic greedy
+// solve when Settings.WorkLimit is zero.
+const greedyDefaultMoves = 200_000
+
+// lnsStall ends a local search that has no move limit and no deadline after
+// so many moves without a better answer.
+const lnsStall = 50_000
+
+// GreedySolver is the pure-Go heuristic backend "greedy": greedy
+// construction (several orders, large gangs first among them) and then
+// ruin-and-recreate local improvement until the time or work limit. It
+// needs no C library, runs in process (it checks its context between
+// moves), proves nothing (Bound is NaN) and reports Feasible, NoSolution, or
+// Infeasible only when a row cannot be met within the column bounds.
+type GreedySolver struct{}
+
+var _ Solver = GreedySolver{}
+
+// Name returns "greedy".
+func (GreedySolver) Name() string { return GreedyName }
+
+// Solve runs greedyEngine under s (nil: DefaultSettings) and verifies the answer.
+func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, error) {
+	if s == nil {
+		s = DefaultSettings()
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if s.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.TimeLimit)
+		defer cancel()
+	}
+	res, err := greedyEngine(ctx, m, s, nil)
+	if err != nil {
+		return nil, fmt.Errorf("solver: %s: %w", GreedyName, err)
+	}
+	res.Backend = GreedyName
+	if res.X != nil {
+		m.Snap(res.X)
+		if err := m.CheckFeasible(res.X); err != nil {
+			// A heuristic bug must not reach a caller as an answer.
+			res.X, res.Status = nil, NoSolution
+		} else {
+			res.Objective = m.ObjectiveValue(res.X)
+		}
+	}
+	res.Gap = math.NaN()
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// greedyEngine is the "greedy" engine: roundAndRepair without a guide (and
+// Settings.Start when it is feasible and better), then improve until ctx is
+// done — or, in deterministic mode, for Settings.WorkLimit moves
+// (greedyDefaultMoves when zero).
+func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
+	if s == nil {
+		s = DefaultSettings()
+	}
+	h := newHeuristic(m)
+	return h.solve(ctx, s, nil, inc), nil
+}
+
+// roundingEngine returns an engine that solves the LP relaxation with relax
+// (CLP's relaxCLP in cgo builds), reports its bound, and then does what
+// greedyEngine does with the LP answer as a guide: the guided and unguided
+// constructions, the better one improved. It is the heuristic core of the
+// default backend, sharing one analysis of the model between the stages.
+func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error)) engine {
+	return func(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
+		if s == nil {
+			s = DefaultSettings()
+		}
+		h := newHeuristic(m)
+		// An answer before the LP, in case the LP takes the whole budget.
+		x0 := h.roundAndRepair(nil)
+		if x0 != nil && inc != nil {
+			inc(append([]float64(nil), x0...))
+		}
+		lp, err := relax(ctx, m, s)
+		if err != nil {
+			return nil, err
+		}
+		if lp.Infeasible {
+			return &Result{Status: Infeasible, Bound: math.NaN()}, nil
+		}
+		res := h.solve(ctx, s, lp.X, inc)
+		if lp.Optimal {
+			res.Bound = lp.Objective
+		}
+		res.TimeLimited = res.TimeLimited || lp.TimeLimited
+		return res, nil
+	}
+}
+
+// solve is the shared body of the heuristic engines: construct (guided by
+// guide when non-nil, and from Settings.Start), keep the best, improve it.
+func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc func([]float64)) *Result {
+	m := h.m
+	res := &Result{Status: NoSolution, Bound: math.NaN()}
+	if provedInfeasible(m) {
+		res.Status = Infeasible
+		return res
+	}
+	var best []float64
+	bestObj := math.Inf(-1)
+	offer := func(x []float64) {
+		if x == nil || m.CheckFeasible(x) != nil {
+			return
+		}
+		if v := h.objective(x); v > bestObj {
+			best, bestObj = x, v
+		}
+	}
+	offer(h.roundAndRepair(guide))
+	if s.Start != nil && len(s.Start) == h.n {
+		st := append([]float64(nil), s.Start...)
+		m.Snap(st)
+		offer(st)
+	}
+	if best == nil {
+		res.TimeLimited = ctx.Err() != nil
+		return res
+	}
+	if inc != nil {
+		inc(append([]float64(nil), best...))
+	}
+	moves := int64(0)
+	if s.Deterministic {
+		moves = s.WorkLimit
+		if moves <= 0 {
+			moves = greedyDefaultMoves
+		}
+	}
+	x, n := h.improve(ctx, best, moves, inc)
+	res.X, res.Status, res.Nodes = x, Feasible, n
+	res.Objective = m.ObjectiveValue(x)
+	res.TimeLimited = ctx.Err() != nil || (moves > 0 && n >= moves)
+	return res
+}
+
+// provedInfeasible reports whether some row cannot be met by any point
+// within the column bounds (its activity range, from the bounds, misses its
+// right-hand side by more than FeasTol): a proof of infeasibility that
+// costs one pass over the rows.
+func provedInfeasible(m *Model) bool {
+	for i := range m.Rows {
+		r := &m.Rows[i]
+		lo, hi := 0.0, 0.0
+		for k, j := range r.Index {
+			a, v := r.Coef[k], &m.Vars[j]
+			if a == 0 {
+				continue
+			}
+			l, u := v.Lower, v.Upper
+			if v.Kind == Binary {
+				l, u = math.Max(l, 0), math.Min(u, 1)
+			}
+			if v.Kind != Continuous {
+				l, u = math.Ceil(l-IntTol), math.Floor(u+IntTol)
+			}
+			if l > u {
+				return true
+			}
+			if a > 0 {
+				lo, hi = lo+a*l, hi+a*u
+			} else {
+				lo, hi = lo+a*u, hi+a*l
+			}
+		}
+		tol := FeasTol * math.Max(1, math.Abs(r.RHS))
+		if (r.Sense != GE && lo > r.RHS+tol) || (r.Sense != LE && hi < r.RHS-tol) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,32 @@
+package solver
+
+import "context"
+
+// Test hooks for the external tests (package solver_test), which may import
+// solver/instances: that package imports solver, so only an external test
+// package can use both.
+
+// RoundAndRepairForTest is roundAndRepair.
+func RoundAndRepairForTest(m *Model, guide []float64) []float64 { return roundAndRepair(m, guide) }
+
+// ImproveForTest is improve.
+func ImproveForTest(ctx context.Context, m *Model, x []float64, maxMoves int64) ([]float64, int64) {
+	return improve(ctx, m, x, maxMoves, nil)
+}
+
+// HeuristicForTest is a shared analysis of m, for benchmarks.
+type HeuristicForTest struct{ h *heuristic }
+
+// NewHeuristicForTest analyses m.
+func NewHeuristicForTest(m *Model) HeuristicForTest { return HeuristicForTest{newHeuristic(m)} }
+
+// RoundAndRepair is heuristic.roundAndRepair.
+func (t HeuristicForTest) RoundAndRepair(guide []float64) []float64 { return t.h.roundAndRepair(guide) }
+
+// Improve is heuristic.improve.
+func (t HeuristicForTest) Improve(ctx context.Context, x []float64, maxMoves int64) ([]float64, int64) {
+	return t.h.improve(ctx, x, maxMoves, nil)
+}
+
+// Simple reports whether the model was recognised as options, counts and packing rows.
+func (t HeuristicForTest) Simple() bool { return t.h.simple }

@@ -1,0 +1,375 @@
+package solver
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// packState is an answer of a simple model (see heuristic_structure.go)
+// with its row slacks kept up to date, so that inserting or removing an
+// item costs a pass over that item's packing entries only. Every change of
+// a column can be logged and rolled back, which is how the local search
+// tries a move and takes it back.
+type packState struct {
+	h      *heuristic
+	x      []float64
+	slack  []float64 // rhs − activity of each packing row (≤ form)
+	obj    float64   // Σ cobj·x, maximisation sense
+	on     []bool    // per item
+	active []int32   // items that are on, in no particular order
+	pos    []int32   // index of an item in active, −1 when off
+
+	logging bool
+	undo    []undoRec
+
+	cap []float64 // scratch: room of each child of the item being inserted
+}
+
+type undoRec struct {
+	col int32
+	old float64
+}
+
+// newPackState returns the state at x (nil: the lower bounds), or nil when
+// that point violates a packing row or a bound, or when the model is not
+// simple. x is copied.
+func (h *heuristic) newPackState(x []float64) *packState {
+	if !h.simple {
+		return nil
+	}
+	s := &packState{h: h, x: make([]float64, h.n), slack: make([]float64, len(h.rhs)),
+		on: make([]bool, len(h.items)), pos: make([]int32, len(h.items)),
+		active: make([]int32, 0, len(h.items)), cap: make([]float64, maxGroupChildren(h))}
+	for j := range s.x {
+		if x != nil {
+			s.x[j] = x[j]
+		} else {
+			s.x[j] = h.lb[j]
+		}
+		if !finite(s.x[j]) || s.x[j] < h.lb[j]-heurTol || s.x[j] > h.ub[j]+heurTol {
+			return nil
+		}
+	}
+	if !s.recompute() {
+		return nil
+	}
+	for it := range s.pos {
+		s.pos[it] = -1
+		if s.itemOn(int32(it)) {
+			s.setOn(int32(it), true)
+		}
+	}
+	return s
+}
+
+func maxGroupChildren(h *heuristic) int {
+	n := 0
+	for _, g := range h.groups {
+		n = max(n, int(g.end-g.first))
+	}
+	return n
+}
+
+// recompute sets the slacks and the objective from x from scratch (clearing
+// accumulated rounding) and reports whether every packing row holds.
+func (s *packState) recompute() bool {
+	h := s.h
+	copy(s.slack, h.rhs)
+	s.obj = 0
+	for j, v := range s.x {
+		if v == 0 {
+			continue
+		}
+		s.obj += h.cobj[j] * v
+		for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+			s.slack[h.pRow[q]] -= h.pCoef[q] * v
+		}
+	}
+	for i, k := range h.rowKind {
+		if k == rowPack && s.slack[i] < -heurTol*math.Max(1, math.Abs(h.rhs[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemOn reports whether item it is in use at the current x.
+func (s *packState) itemOn(it int32) bool {
+	j := s.h.items[it]
+	if s.h.isFree[it] {
+		return s.x[j] > s.h.lb[j]+heurTol
+	}
+	return s.x[j] > 0.5
+}
+
+func (s *packState) setOn(it int32, on bool) {
+	if s.on[it] == on {
+		return
+	}
+	s.on[it] = on
+	if on {
+		s.pos[it] = int32(len(s.active))
+		s.active = append(s.active, it)
+		return
+	}
+	p := s.pos[it]
+	last := s.active[len(s.active)-1]
+	s.active[p] = last
+	s.pos[last] = p
+	s.active = s.active[:len(s.active)-1]
+	s.pos[it] = -1
+}
+
+// set changes column j to v, updating slacks, objective and item state.
+func (s *packState) set(j int32, v float64) {
+	d := v - s.x[j]
+	if d == 0 {
+		return
+	}
+	h := s.h
+	if s.logging {
+		s.undo = append(s.undo, undoRec{j, s.x[j]})
+	}
+	s.x[j] = v
+	s.obj += h.cobj[j] * d
+	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+		s.slack[h.pRow[q]] -= h.pCoef[q] * d
+	}
+	if it := h.itemOf[j]; it >= 0 {
+		s.setOn(it, s.itemOn(it))
+	}
+}
+
+// rollback undoes the logged changes after position mark.
+func (s *packState) rollback(mark int) {
+	logging := s.logging
+	s.logging = false
+	for k := len(s.undo) - 1; k >= mark; k-- {
+		s.set(s.undo[k].col, s.undo[k].old)
+	}
+	s.undo = s.undo[:mark]
+	s.logging = logging
+}
+
+// room returns how far column j can rise before a packing row or its upper
+// bound stops it (whole units for integer columns). It stops early, with 0,
+// once less than one unit of an integer column fits.
+func (s *packState) room(j int32) float64 {
+	h := s.h
+	r := h.ub[j] - s.x[j]
+	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+		a := h.pCoef[q]
+		if sl := s.slack[h.pRow[q]] + heurTol; sl < a*r {
+			r = sl / a
+			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
+				return 0
+			}
+		}
+	}
+	if h.isInt[j] {
+		r = math.Floor(r + heurIntTol)
+	}
+	return math.Max(r, 0)
+}
+
+// remove turns item it off: its column back to the lower bound (parents to
+// 0) and every child count to 0.
+func (s *packState) remove(it int32) {
+	h := s.h
+	j := h.items[it]
+	if h.isFree[it] {
+		s.set(j, h.lb[j])
+		return
+	}
+	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
+		for c := h.groups[g].first; c < h.groups[g].end; c++ {
+			if s.x[h.child[c]] != 0 {
+				s.set(h.child[c], 0)
+			}
+		}
+	}
+	s.set(j, 0)
+}
+
+// insert tries to turn item it on, keeping every row feasible, and reports
+// whether it did; on failure the state is unchanged. A free column rises as
+// far as it fits. A parent needs room in its own packing rows, and each of
+// its link groups must be filled exactly: its children are filled by
+// fillGroup (guided by guide when non-nil).
+func (s *packState) insert(it int32, guide []float64) bool {
+	if s.on[it] {
+		return false
+	}
+	h := s.h
+	j := h.items[it]
+	if h.isFree[it] {
+		r := s.room(j)
+		if r <= heurTol {
+			return false
+		}
+		s.set(j, s.x[j]+r)
+		return true
+	}
+	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+		if s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
+			return false
+		}
+	}
+	g0, g1 := h.gStart[it], h.gStart[it+1]
+	// Fast rejection before touching anything: with disjoint children, the
+	// group fits iff the children's rooms add up to k.
+	for g := g0; g < g1; g++ {
+		grp := &h.groups[g]
+		if !grp.disjoint {
+			continue
+		}
+		sum := 0.0
+		for c := grp.first; c < grp.end; c++ {
+			sum += s.room(h.child[c]) * h.childCoef[c]
+			if sum >= grp.k-heurTol {
+				break
+			}
+		}
+		if sum < grp.k-heurTol*math.Max(1, grp.k) {
+			return false
+		}
+	}
+	logging := s.logging
+	s.logging = true
+	mark := len(s.undo)
+	s.set(j, 1)
+	ok := true
+	for g := g0; g < g1 && ok; g++ {
+		ok = s.fillGroup(&h.groups[g], j, guide)
+	}
+	if !ok {
+		s.rollback(mark)
+	}
+	s.logging = logging
+	if !logging {
+		s.undo = s.undo[:mark]
+	}
+	return ok
+}
+
+// fillGroup sets the children of grp so that Σ coef·y = k, and reports
+// whether it could. Without a guide, the rule is best fit: the child with
+// the least room that takes the whole remainder; when none can, the child
+// with the most room, filled, and again. So a small gang lands in the
+// fullest rack it fits in, keeping the emptier racks whole for large gangs,
+// and a large gang uses as few racks as it can. With a guide (an LP answer)
+// the children first take the split the LP chose, y/x, as far as it fits.
+func (s *packState) fillGroup(grp *linkGroup, parent int32, guide []float64) bool {
+	h := s.h
+	nc := int(grp.end - grp.first)
+	caps := s.cap[:nc]
+	rem := grp.k
+	tol := heurTol * math.Max(1, grp.k)
+	take := func(i int, amount float64) {
+		c := h.child[int(grp.first)+i]
+		if h.isInt[c] {
+			amount = math.Floor(amount + heurIntTol)
+		}
+		if amount <= 0 {
+			return
+		}
+		s.set(c, s.x[c]+amount)
+		rem -= amount * h.childCoef[int(grp.first)+i]
+		caps[i] -= amount
+	}
+	for i := range caps {
+		caps[i] = s.room(h.child[int(grp.first)+i])
+	}
+	if guide != nil && guide[parent] > heurTol {
+		// The LP's split, largest share first.
+		for range nc {
+			best, bestV := -1, 0.0
+			for i := range caps {
+				c := h.child[int(grp.first)+i]
+				if v := guide[c] - s.x[c]*guide[parent]; v > bestV+heurTol && caps[i] > 0 {
+					best, bestV = i, v
+				}
+			}
+			if best < 0 || rem <= tol {
+				break
+			}
+			want := math.Round(bestV / guide[parent])
+			take(best, math.Min(math.Min(want, caps[best]), rem/h.childCoef[int(grp.first)+best]))
+			if !grp.disjoint {
+				s.refreshCaps(grp, caps)
+			}
+		}
+	}
+	for rem > tol {
+		fit, big := -1, -1
+		for i, cp := range caps {
+			if cp <= 0 {
+				continue
+			}
+			if cp*h.childCoef[int(grp.first)+i] >= rem-tol && (fit < 0 || cp < caps[fit]) {
+				fit = i
+			}
+			if big < 0 || cp > caps[big] {
+				big = i
+			}
+		}
+		switch {
+		case fit >= 0:
+			before := rem
+			take(fit, rem/h.childCoef[int(grp.first)+fit])
+			if rem == before {
+				caps[fit] = 0
+			}
+		case big >= 0:
+			before := rem
+			take(big, caps[big])
+			if rem == before {
+				caps[big] = 0
+			}
+		default:
+			return false
+		}
+		if !grp.disjoint {
+			s.refreshCaps(grp, caps)
+		}
+	}
+	return math.Abs(rem) <= tol
+}
+
+func (s *packState) refreshCaps(grp *linkGroup, caps []float64) {
+	for i := range caps {
+		caps[i] = s.room(s.h.child[int(grp.first)+i])
+	}
+}
+
+// greedyOrder returns the items sorted by key, descending, ties broken by
+// item index (so the order is deterministic).
+func greedyOrder(n int, key func(it int32) float64) []int32 {
+	order := make([]int32, n)
+	keys := make([]float64, n)
+	for i := range order {
+		order[i] = int32(i)
+		keys[i] = key(int32(i))
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(keys[b], keys[a]) })
+	return order
+}
+
+// density is an item's value per unit of weighted resource use (see
+// heuristic.rowW), the classic greedy key for packing problems.
+func (h *heuristic) density(it int32) float64 {
+	return h.value[it] / (h.usage[it] + 1e-9)
+}
+
+// construct inserts the items in order into the state at the lower bounds.
+func (h *heuristic) construct(order []int32, guide []float64) *packState {
+	s := h.newPackState(nil)
+	if s == nil {
+		return nil
+	}
+	for _, it := range order {
+		s.insert(it, guide)
+	}
+	return s
+}

@@ -1,0 +1,312 @@
+package solver
+
+import "math"
+
+// Structure detection for the primal heuristics.
+//
+// The planner's models have a simple shape: binary "option" columns x, each
+// optionally linked to non-negative "count" columns y by an equality
+// Σ a_c·y_c − k·x = 0, and packing rows (≤ with non-negative coefficients:
+// demand rows Σ_o x ≤ 1 and capacity rows). On such a model the lower-bound
+// point is feasible, and any answer stays feasible while options are only
+// added where every packing row has room, so a greedy construction and a
+// local search need never leave the feasible region. Models of any other
+// shape are handled by a general repair search (heuristic_general.go).
+
+// Row classes.
+const (
+	rowOther = iota // anything else: makes the model general
+	rowPack         // ≤ with non-negative coefficients (or ≥ with non-positive ones, negated)
+	rowLink         // Σ a_c·y_c − k·x = 0 linking counts y to a binary x
+)
+
+// Tolerances of the heuristics.
+const (
+	// heurTol absorbs floating-point error when the heuristics test a packing
+	// row for room: a row counts as satisfied while its slack is ≥ −heurTol.
+	// It is far below FeasTol, so every answer passes CheckFeasible.
+	heurTol = 1e-9
+	// heurIntTol: a count of a ≥ c·(1 − heurIntTol) still fits c whole units.
+	heurIntTol = 1e-9
+)
+
+// linkGroup is one link row of a parent: Σ coef[c]·x[child[c]] = k·x[parent].
+type linkGroup struct {
+	row   int32
+	k     float64
+	first int32 // children are h.child[first:end], coefficients h.childCoef[first:end]
+	end   int32
+	// disjoint: no packing row holds two of these children (nor the
+	// parent), so each child's room can be computed independently.
+	disjoint bool
+}
+
+// heuristic holds the analysis of one model that the greedy construction,
+// rounding and local improvement share: a column-major copy of the packing
+// rows, the link structure, and scratch space. Build it once per model with
+// newHeuristic; it is not safe for concurrent use.
+type heuristic struct {
+	m     *Model
+	n     int       // columns
+	cobj  []float64 // objective in maximisation sense
+	lb    []float64
+	ub    []float64
+	isInt []bool // Integer or Binary
+
+	rowKind []int8
+	// Packing rows in ≤ form: Σ a·x ≤ rhs. Column-major (only packing rows):
+	// column j's entries are pRow/pCoef[pStart[j]:pStart[j+1]].
+	rhs    []float64
+	pStart []int32
+	pRow   []int32
+	pCoef  []float64
+	// Row-major view of the packing rows, for neighbourhoods: row i's
+	// columns are rCol[rStart[i]:rStart[i+1]].
+	rStart []int32
+	rCol   []int32
+	rowW   []float64 // weight of a unit of each packing row in densities
+
+	simple bool // every row is a packing or link row (see above)
+
+	// Items: the units the greedy inserts and the local search moves.
+	// A parent is a binary column with its link groups; a free column is a
+	// non-binary column in packing rows only, raised as far as it fits.
+	items     []int32 // column of each item
+	itemOf    []int32 // item of a column, −1 when none (children, zero-value columns)
+	parentOf  []int32 // parent column of a child column, −1 when none
+	groups    []linkGroup
+	gStart    []int32 // item i's groups are groups[gStart[i]:gStart[i+1]]
+	child     []int32
+	childCoef []float64
+	isFree    []bool    // per item: a free column rather than a parent
+	value     []float64 // per item: an upper estimate of its objective contribution
+	usage     []float64 // per item: its packing-row use, for densities
+	size      []float64 // per item: Σ_g k_g (nodes of a gang)
+}
+
+// newHeuristic analyses m. It never fails: models it cannot treat as simple
+// are marked general.
+func newHeuristic(m *Model) *heuristic {
+	n := len(m.Vars)
+	h := &heuristic{m: m, n: n,
+		cobj: make([]float64, n), lb: make([]float64, n), ub: make([]float64, n), isInt: make([]bool, n),
+		rowKind: make([]int8, len(m.Rows)), rhs: make([]float64, len(m.Rows)),
+	}
+	for j, v := range m.Vars {
+		h.cobj[j] = v.Obj
+		if !m.Maximize {
+			h.cobj[j] = -v.Obj
+		}
+		h.lb[j], h.ub[j] = v.Lower, v.Upper
+		if v.Kind == Binary {
+			h.lb[j], h.ub[j] = math.Max(0, v.Lower), math.Min(1, v.Upper)
+		}
+		h.isInt[j] = v.Kind != Continuous
+		if h.isInt[j] {
+			h.lb[j], h.ub[j] = math.Ceil(h.lb[j]-IntTol), math.Floor(h.ub[j]+IntTol)
+		}
+	}
+	isBinary := func(j int) bool { return h.isInt[j] && h.lb[j] == 0 && h.ub[j] == 1 }
+
+	// Classify rows.
+	h.simple = true
+	h.parentOf = make([]int32, n)
+	for j := range h.parentOf {
+		h.parentOf[j] = -1
+	}
+	linkParent := make([]int32, len(m.Rows))
+	for i := range m.Rows {
+		r := &m.Rows[i]
+		linkParent[i] = -1
+		switch {
+		case r.Sense == LE && allSign(r.Coef, 1):
+			h.rowKind[i], h.rhs[i] = rowPack, r.RHS
+		case r.Sense == GE && allSign(r.Coef, -1):
+			h.rowKind[i], h.rhs[i] = rowPack, -r.RHS
+		case r.Sense == EQ && r.RHS == 0:
+			p := -1
+			ok := true
+			for k, j := range r.Index {
+				c := r.Coef[k]
+				switch {
+				case c < 0 && p < 0 && isBinary(j):
+					p = j
+				case c > 0 && h.lb[j] == 0 && h.parentOf[j] < 0:
+				default:
+					ok = false
+				}
+			}
+			if ok && p >= 0 && len(r.Index) > 1 {
+				h.rowKind[i] = rowLink
+				linkParent[i] = int32(p)
+				for _, j := range r.Index {
+					if j != p {
+						h.parentOf[j] = int32(p)
+					}
+				}
+			}
+		}
+		if h.rowKind[i] == rowOther {
+			h.simple = false
+		}
+	}
+	// A parent must not itself be a child, and parents and children must
+	// start at zero.
+	for j := 0; j < n; j++ {
+		if p := h.parentOf[j]; p >= 0 && (h.parentOf[p] >= 0 || h.lb[j] != 0) {
+			h.simple = false
+		}
+	}
+
+	// Column-major packing rows.
+	h.pStart = make([]int32, n+1)
+	h.rStart = make([]int32, len(m.Rows)+1)
+	for i := range m.Rows {
+		h.rStart[i+1] = h.rStart[i]
+		if h.rowKind[i] != rowPack {
+			continue
+		}
+		for k, j := range m.Rows[i].Index {
+			if m.Rows[i].Coef[k] != 0 {
+				h.pStart[j+1]++
+				h.rStart[i+1]++
+			}
+		}
+	}
+	for j := 0; j < n; j++ {
+		h.pStart[j+1] += h.pStart[j]
+	}
+	h.pRow = make([]int32, h.pStart[n])
+	h.pCoef = make([]float64, h.pStart[n])
+	h.rCol = make([]int32, h.rStart[len(m.Rows)])
+	fill := append([]int32(nil), h.pStart[:n]...)
+	for i := range m.Rows {
+		if h.rowKind[i] != rowPack {
+			continue
+		}
+		r := &m.Rows[i]
+		sign := 1.0
+		if r.Sense == GE {
+			sign = -1
+		}
+		q := h.rStart[i]
+		for k, j := range r.Index {
+			if r.Coef[k] == 0 {
+				continue
+			}
+			h.pRow[fill[j]] = int32(i)
+			h.pCoef[fill[j]] = sign * r.Coef[k]
+			fill[j]++
+			h.rCol[q] = int32(j)
+			q++
+		}
+	}
+	// Row weights for densities: 1/rhs, so that every row counts in shares
+	// of its capacity, with the capacity floored at 1 (a nearly full row is
+	// expensive, not infinitely so). Pure choice rows ("at most one of these
+	// binaries": every coefficient equals the right-hand side, no counts)
+	// cost nothing: they say which options exclude each other, not what
+	// they consume.
+	h.rowW = make([]float64, len(m.Rows))
+	for i := range m.Rows {
+		if h.rowKind[i] != rowPack {
+			continue
+		}
+		r := &m.Rows[i]
+		choice := h.rhs[i] > 0
+		for k, j := range r.Index {
+			if !choice {
+				break
+			}
+			choice = math.Abs(r.Coef[k]) == h.rhs[i] && h.parentOf[j] < 0 && isBinary(j)
+		}
+		if !choice {
+			h.rowW[i] = 1 / math.Max(h.rhs[i], 1)
+		}
+	}
+
+	// Items: parents (binary columns not children) and free columns with a
+	// positive objective.
+	groupsOf := make([][]int32, n) // link rows of each parent
+	for i := range m.Rows {
+		if p := linkParent[i]; p >= 0 {
+			groupsOf[p] = append(groupsOf[p], int32(i))
+		}
+	}
+	h.itemOf = make([]int32, n)
+	h.gStart = []int32{0}
+	mark := make([]int32, len(m.Rows)) // row stamps for the disjointness test
+	for j := 0; j < n; j++ {
+		h.itemOf[j] = -1
+		if h.parentOf[j] >= 0 {
+			continue
+		}
+		free := !isBinary(j)
+		if free && (groupsOf[j] != nil || h.cobj[j] <= 0 || math.IsInf(h.ub[j], 1)) {
+			continue
+		}
+		value, use, size := h.cobj[j], 0.0, 0.0
+		if free {
+			value = h.cobj[j] * (h.ub[j] - h.lb[j])
+		}
+		for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+			use += h.pCoef[q] * h.rowW[h.pRow[q]]
+		}
+		g0, c0 := len(h.groups), len(h.child)
+		for _, ri := range groupsOf[j] {
+			r := &m.Rows[ri]
+			g := linkGroup{row: ri, first: int32(len(h.child)), disjoint: true}
+			stamp := ri + 1
+			for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+				mark[h.pRow[q]] = stamp
+			}
+			bestUnit, unitUse := math.Inf(-1), 0.0
+			for k, c := range r.Index {
+				if c == j {
+					g.k = -r.Coef[k]
+					continue
+				}
+				h.child = append(h.child, int32(c))
+				h.childCoef = append(h.childCoef, r.Coef[k])
+				bestUnit = math.Max(bestUnit, h.cobj[c]/r.Coef[k])
+				u := 0.0
+				for q := h.pStart[c]; q < h.pStart[c+1]; q++ {
+					pr := h.pRow[q]
+					if mark[pr] == stamp {
+						g.disjoint = false
+					}
+					mark[pr] = stamp
+					u += h.pCoef[q] * h.rowW[pr]
+				}
+				unitUse += u / r.Coef[k]
+			}
+			g.end = int32(len(h.child))
+			value += g.k * bestUnit
+			use += g.k * unitUse / float64(g.end-g.first)
+			size += g.k
+			h.groups = append(h.groups, g)
+		}
+		if !(value > 0) {
+			h.groups, h.child, h.childCoef = h.groups[:g0], h.child[:c0], h.childCoef[:c0]
+			continue
+		}
+		h.itemOf[j] = int32(len(h.items))
+		h.items = append(h.items, int32(j))
+		h.gStart = append(h.gStart, int32(len(h.groups)))
+		h.isFree = append(h.isFree, free)
+		h.value = append(h.value, value)
+		h.usage = append(h.usage, use)
+		h.size = append(h.size, size)
+	}
+	return h
+}
+
+// allSign reports whether every coefficient is ≥ 0 (sign 1) or ≤ 0 (sign −1).
+func allSign(coef []float64, sign float64) bool {
+	for _, c := range coef {
+		if c*sign < 0 {
+			return false
+		}
+	}
+	return true
+}
