@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/utility"
 )
 
@@ -20,7 +21,10 @@ func benchStarts() []float64 {
 // 0–1 h) at 120 starts. Goal: ≤ 20 µs per op.
 func BenchmarkExpectedUtility80x120(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
-	d := randomDist(r, 80, 3600)
+	d, err := distributions.NewPiecewiseUniform(randomDist(r, 80, 3600))
+	if err != nil {
+		b.Fatal(err)
+	}
 	starts := benchStarts()
 	step, _ := utility.SLOStep(100, 5400)
 	ext, _ := utility.SLOExtended(100, 5400, 5, 5400)
@@ -59,18 +63,34 @@ func BenchmarkCapacity1000x120(b *testing.B) {
 	r := rand.New(rand.NewPCG(2, 2))
 	nodes := []int{32, 32, 32, 32, 32, 32, 32, 32}
 	jobs := make([]utility.Running, 1000)
+	prepared := make([]utility.Running, len(jobs))
 	for i := range jobs {
 		held := make([]int, len(nodes))
 		held[r.IntN(len(nodes))] = 1 + r.IntN(4)
-		d := randomDist(r, 80, 3600)
+		d, err := distributions.NewPiecewiseUniform(randomDist(r, 80, 3600))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt, err := utility.NewRuntime(d)
+		if err != nil {
+			b.Fatal(err)
+		}
 		jobs[i] = utility.Running{Nodes: held, Dist: d, Elapsed: r.Float64() * 1800}
+		prepared[i] = utility.Running{Nodes: held, Dist: rt, Elapsed: jobs[i].Elapsed}
 	}
 	ts := benchStarts()
 	out := make([]float64, len(nodes)*len(ts))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := utility.Capacity(nodes, jobs, ts, out); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct {
+		name string
+		jobs []utility.Running
+	}{{"piecewise", jobs}, {"runtime", prepared}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := utility.Capacity(nodes, bc.jobs, ts, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

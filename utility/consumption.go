@@ -26,12 +26,14 @@ func Consumption(d distributions.Dist, ts, out []float64) ([]float64, error) {
 	if err := checkTimes(ts); err != nil {
 		return nil, err
 	}
-	if err := survivalInto(d, 0, ts, out); err != nil {
+	if _, err := survivalInto(d, 0, ts, ascending(ts), out); err != nil {
 		return nil, err
 	}
 	for k, t := range ts {
 		if t < 0 {
 			out[k] = 0
+		} else {
+			out[k] = clamp01(out[k])
 		}
 	}
 	return out, nil
@@ -59,7 +61,10 @@ func Consumption(d distributions.Dist, ts, out []float64) ([]float64, error) {
 // elapsed, or a NaN time.
 func RRC(d distributions.Dist, elapsed float64, ts, out []float64) ([]float64, error) {
 	out = resize(out, len(ts))
-	if err := rrcInto(d, elapsed, ts, out); err != nil {
+	if err := checkTimes(ts); err != nil {
+		return nil, err
+	}
+	if _, err := rrcChecked(d, elapsed, ts, ascending(ts), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -79,29 +84,53 @@ func Outlived(d distributions.Dist, elapsed float64) (bool, error) {
 	return se <= 0, nil
 }
 
-// rrcInto writes RRC(ts[k], elapsed) into out[k]; len(out) == len(ts).
-func rrcInto(d distributions.Dist, elapsed float64, ts, out []float64) error {
+// rrcChecked writes RRC(ts[k], elapsed) into out[k] for times already
+// checked (asc: ts is ascending) and returns nz: out[nz:] is all zero. A
+// Piecewise's segments are fetched and validated once; a *Runtime's not at
+// all.
+func rrcChecked(d distributions.Dist, elapsed float64, ts []float64, asc bool, out []float64) (nz int, err error) {
 	if err := checkElapsed(elapsed); err != nil {
-		return err
+		return 0, err
 	}
-	if err := checkTimes(ts); err != nil {
-		return err
-	}
-	se, err := survivalOne(d, elapsed)
-	if err != nil {
-		return err
+	var se float64
+	var segs []distributions.Segment
+	switch d := d.(type) {
+	case nil:
+		return 0, fmt.Errorf("utility: nil distribution")
+	case *Runtime:
+		if d.Len() == 0 {
+			return 0, errEmptyRuntime
+		}
+		se = d.Survival(elapsed)
+	case distributions.Piecewise:
+		segs = d.Segments()
+		if err := validateSegments(segs); err != nil {
+			return 0, err
+		}
+		se = segSurvival(segs, elapsed)
+	default:
+		se = clamp01(d.Survival(elapsed))
 	}
 	if !(se > 0) { // outlived: hold the nodes over the whole horizon
 		for k := range out {
 			out[k] = 1
 		}
-		return nil
+		return len(out), nil
 	}
-	if err := survivalInto(d, elapsed, ts, out); err != nil {
-		return err
+	switch rt, _ := d.(*Runtime); {
+	case rt != nil:
+		nz = rt.survivalInto(elapsed, ts, asc, out)
+	case segs != nil:
+		nz = segSurvivalInto(segs, elapsed, ts, asc, out)
+	default:
+		for k, t := range ts {
+			out[k] = d.Survival(elapsed + t)
+		}
+		nz = len(ts)
 	}
-	for k, t := range ts {
-		v := out[k] / se
+	inv := 1 / se
+	for k, t := range ts[:nz] {
+		v := out[k] * inv
 		switch {
 		case t <= 0 || v > 1:
 			v = 1
@@ -110,7 +139,7 @@ func rrcInto(d distributions.Dist, elapsed float64, ts, out []float64) error {
 		}
 		out[k] = v
 	}
-	return nil
+	return nz, nil
 }
 
 func checkElapsed(e float64) error {
@@ -129,6 +158,16 @@ func checkTimes(ts []float64) error {
 	return nil
 }
 
+// ascending reports whether ts is sorted ascending (ties allowed).
+func ascending(ts []float64) bool {
+	for k := 1; k < len(ts); k++ {
+		if !(ts[k] >= ts[k-1]) {
+			return false
+		}
+	}
+	return true
+}
+
 func resize(out []float64, n int) []float64 {
 	if cap(out) >= n {
 		return out[:n]
@@ -136,39 +175,50 @@ func resize(out []float64, n int) []float64 {
 	return make([]float64, n)
 }
 
-// survivalOne returns P(T > x).
+// survivalOne returns P(T > x), clamped to [0, 1].
 func survivalOne(d distributions.Dist, x float64) (float64, error) {
 	switch d := d.(type) {
 	case nil:
 		return 0, fmt.Errorf("utility: nil distribution")
+	case *Runtime:
+		if d.Len() == 0 {
+			return 0, errEmptyRuntime
+		}
+		return d.Survival(x), nil
 	case distributions.Piecewise:
 		segs := d.Segments()
 		if err := validateSegments(segs); err != nil {
 			return 0, err
 		}
-		return segSurvival(segs, x), nil
+		return clamp01(segSurvival(segs, x)), nil
 	default:
 		return clamp01(d.Survival(x)), nil
 	}
 }
 
-// survivalInto writes P(T > shift + ts[k]) into out[k].
-func survivalInto(d distributions.Dist, shift float64, ts, out []float64) error {
+// survivalInto writes P(T > shift + ts[k]) into out[k] (not clamped) and
+// returns nz: out[nz:] is all zero. asc says ts is ascending.
+func survivalInto(d distributions.Dist, shift float64, ts []float64, asc bool, out []float64) (int, error) {
 	switch d := d.(type) {
 	case nil:
-		return fmt.Errorf("utility: nil distribution")
+		return 0, fmt.Errorf("utility: nil distribution")
+	case *Runtime:
+		if d.Len() == 0 {
+			return 0, errEmptyRuntime
+		}
+		return d.survivalInto(shift, ts, asc, out), nil
 	case distributions.Piecewise:
 		segs := d.Segments()
 		if err := validateSegments(segs); err != nil {
-			return err
+			return 0, err
 		}
-		segSurvivalInto(segs, shift, ts, out)
+		return segSurvivalInto(segs, shift, ts, asc, out), nil
 	default:
 		for k, t := range ts {
-			out[k] = clamp01(d.Survival(shift + t))
+			out[k] = d.Survival(shift + t)
 		}
+		return len(ts), nil
 	}
-	return nil
 }
 
 // segSurvival returns P(T > x) for valid segments, adding masses from the
@@ -189,18 +239,18 @@ func segSurvival(segs []distributions.Segment, x float64) float64 {
 	return acc
 }
 
-// segSurvivalInto writes P(T > shift + ts[k]) for valid segments. For
-// ascending ts it walks once from the largest time down, adding masses from
-// the right; otherwise it evaluates each time on its own.
-func segSurvivalInto(segs []distributions.Segment, shift float64, ts, out []float64) {
-	for k := 1; k < len(ts); k++ {
-		if !(ts[k] >= ts[k-1]) {
-			for k, t := range ts {
-				out[k] = segSurvival(segs, shift+t)
-			}
-			return
+// segSurvivalInto writes P(T > shift + ts[k]) for valid segments and
+// returns nz: out[nz:] is all zero. For ascending ts it walks once from the
+// largest time down, adding masses from the right; otherwise it evaluates
+// each time on its own (nz = len(ts)).
+func segSurvivalInto(segs []distributions.Segment, shift float64, ts []float64, asc bool, out []float64) int {
+	if !asc {
+		for k, t := range ts {
+			out[k] = segSurvival(segs, shift+t)
 		}
+		return len(ts)
 	}
+	nz := 0
 	j := len(segs) - 1
 	acc := 0.0 // Σ masses of segments j+1… wholly above x
 	for k := len(ts) - 1; k >= 0; k-- {
@@ -215,7 +265,11 @@ func segSurvivalInto(segs []distributions.Segment, shift float64, ts, out []floa
 			v += s.Mass * ((s.Hi - x) / (s.Hi - s.Lo))
 		}
 		out[k] = v
+		if v > 0 && nz == 0 {
+			nz = k + 1
+		}
 	}
+	return nz
 }
 
 func clamp01(x float64) float64 {

@@ -57,11 +57,17 @@ func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 	} else {
 		out = make([]float64, len(starts))
 	}
+	n := len(r.m)
+	if n == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out
+	}
 	if len(c.pieces) == 0 {
 		clear(out)
 		return out
 	}
-	n := len(r.m)
 	nk := len(c.xs)
 	xFirst, xLast := c.xs[0], c.xs[nk-1]
 	uFirst, uLast := c.pieces[0].base, c.pieces[nk].base

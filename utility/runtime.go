@@ -1,6 +1,7 @@
 package utility
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -18,9 +19,12 @@ const MassTolerance = 1e-9
 // valuation: the segments in columns plus prefix and suffix mass sums. Build
 // one per (job, slowdown) per cycle with NewRuntime and reuse it for every
 // curve and start; its methods do not allocate when given an output slice.
-// A Runtime is immutable and safe for concurrent use.
+// A Runtime is immutable and safe for concurrent use. The zero Runtime has
+// no segments: its ExpectedUtility is NaN and RRC, Capacity and
+// Consumption reject it.
 type Runtime struct {
 	lo, hi, mid, m []float64 // per segment: seconds, seconds, seconds, probability
+	rho            []float64 // per segment: density m/(Hi − Lo), probability per second (0 for a point mass)
 	tail           []float64 // tail[j] = Σ_{i≥j} m_i, len n+1 (summed from the right)
 	// Prefix sums from the left in double-double (hi + lo parts), len n+1:
 	// mass[j] = Σ_{i<j} m_i and moment[j] = Σ_{i<j} m_i·mid_i (probability ·
@@ -28,6 +32,9 @@ type Runtime struct {
 	// of segments can be valued in O(1) without cancellation.
 	massH, massL, momH, momL []float64
 }
+
+// errEmptyRuntime is returned for a Runtime not built by NewRuntime.
+var errEmptyRuntime = errors.New("utility: empty Runtime (build it with NewRuntime)")
 
 // NewRuntime validates d's segments and prepares them. It errors when the
 // distribution has no segments, a bound or mass is not finite, a bound is
@@ -42,14 +49,14 @@ func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
 		return nil, err
 	}
 	n := len(segs)
-	buf := make([]float64, 9*n+5)
+	buf := make([]float64, 10*n+5)
 	next := func(k int) []float64 {
 		col := buf[:k:k]
 		buf = buf[k:]
 		return col
 	}
 	r := &Runtime{
-		lo: next(n), hi: next(n), mid: next(n), m: next(n),
+		lo: next(n), hi: next(n), mid: next(n), m: next(n), rho: next(n),
 		tail:  next(n + 1),
 		massH: next(n + 1), massL: next(n + 1),
 		momH: next(n + 1), momL: next(n + 1),
@@ -57,6 +64,9 @@ func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
 	for j, s := range segs {
 		r.lo[j], r.hi[j], r.m[j] = s.Lo, s.Hi, s.Mass
 		r.mid[j] = s.Lo + (s.Hi-s.Lo)/2
+		if s.Hi > s.Lo {
+			r.rho[j] = s.Mass / (s.Hi - s.Lo)
+		}
 		r.massH[j+1], r.massL[j+1] = ddAdd(r.massH[j], r.massL[j], s.Mass, 0)
 		p := s.Mass * r.mid[j]
 		r.momH[j+1], r.momL[j+1] = ddAdd(r.momH[j], r.momL[j], p, math.FMA(s.Mass, r.mid[j], -p))
@@ -93,27 +103,3 @@ func validateSegments(segs []distributions.Segment) error {
 
 // Len returns the number of segments.
 func (r *Runtime) Len() int { return len(r.m) }
-
-// Survival returns S(x) = P(T > x) = 1 − CDF(x), summed from the right so
-// that small tail probabilities keep their relative accuracy.
-func (r *Runtime) Survival(x float64) float64 {
-	// j = first segment with Hi > x; all later segments lie above x
-	// except possibly j itself.
-	lo, hi := 0, len(r.hi)
-	for lo < hi {
-		h := int(uint(lo+hi) >> 1)
-		if r.hi[h] <= x {
-			lo = h + 1
-		} else {
-			hi = h
-		}
-	}
-	j := lo
-	if j == len(r.hi) {
-		return 0
-	}
-	if r.lo[j] >= x || r.lo[j] == r.hi[j] { // wholly above x (a point mass here has Lo = Hi > x)
-		return r.tail[j]
-	}
-	return r.tail[j+1] + r.m[j]*((r.hi[j]-x)/(r.hi[j]-r.lo[j]))
-}
