@@ -8,6 +8,7 @@ package solver
 #include <stdlib.h>
 #include <string.h>
 #include <coin/Cbc_C_Interface.h>
+#include <coin/Clp_C_Interface.h>
 
 // One CBC solve, described and answered in C memory.
 typedef struct {
@@ -101,11 +102,57 @@ static void pl_cbc_solve(pl_cbc_job *j) {
 	j->nodes = Cbc_getNodeCount(m);
 	Cbc_deleteModel(m);
 }
+// Reads an LP (lp != 0) or MPS file into a new CBC model and solves it
+// with default settings; for checking exports.
+typedef struct {
+	int read_status, ncols, nrows, nint, has_solution, proven_optimal, proven_infeasible;
+	double objective, sense;
+} pl_cbc_file;
+
+static void pl_cbc_solve_file(const char *path, int lp, pl_cbc_file *out) {
+	if (!lp) {
+		// Cbc_readMps asserts that the read succeeded (SIGABRT otherwise):
+		// read with CLP's reader first, which returns its status.
+		Clp_Simplex *probe = Clp_newModel();
+		Clp_setLogLevel(probe, 0);
+		int rc = Clp_readMps(probe, path, 1, 0);
+		int rows = Clp_numberRows(probe);
+		Clp_deleteModel(probe);
+		if (rc != 0) {
+			out->read_status = rc;
+			return;
+		}
+		if (rows == 0) {
+			out->read_status = -1000;
+			return;
+		}
+	}
+	Cbc_Model *m = Cbc_newModel();
+	Cbc_setLogLevel(m, 0);
+	out->read_status = lp ? Cbc_readLp(m, path) : Cbc_readMps(m, path);
+	if (out->read_status != 0) {
+		Cbc_deleteModel(m);
+		return;
+	}
+	out->ncols = Cbc_getNumCols(m);
+	out->nrows = Cbc_getNumRows(m);
+	out->nint = Cbc_getNumIntegers(m);
+	out->sense = Cbc_getObjSense(m);
+	Cbc_setParameter(m, "logLevel", "0");
+	Cbc_setParameter(m, "slogLevel", "0");
+	Cbc_solve(m);
+	out->proven_optimal = Cbc_isProvenOptimal(m);
+	out->proven_infeasible = Cbc_isProvenInfeasible(m);
+	out->has_solution = out->nint > 0 ? Cbc_bestSolution(m) != NULL : out->proven_optimal;
+	out->objective = Cbc_getObjValue(m);
+	Cbc_deleteModel(m);
+}
 */
 import "C"
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -288,4 +335,37 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 		inc(append([]float64(nil), r.X...))
 	}
 	return r, nil
+}
+
+// cbcFileAnswer is what CBC found in a model file.
+type cbcFileAnswer struct {
+	Cols, Rows, Integers int
+	Maximize             bool
+	Optimal, Infeasible  bool
+	Objective            float64 // in the file's sense; valid when Optimal
+}
+
+// cbcSolveFile reads an LP (CPLEX format) or MPS file with CBC's readers and
+// solves it with CBC's defaults (no time limit): a check of the exports.
+func cbcSolveFile(path string, lpFormat bool) (*cbcFileAnswer, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var out C.pl_cbc_file
+	lp := C.int(0)
+	if lpFormat {
+		lp = 1
+	}
+	cbcMu.Lock()
+	C.pl_cbc_solve_file(cpath, lp, &out)
+	cbcMu.Unlock()
+	if out.read_status != 0 {
+		return nil, fmt.Errorf("cbc: reading %s failed (%d)", path, int(out.read_status))
+	}
+	return &cbcFileAnswer{
+		Cols: int(out.ncols), Rows: int(out.nrows), Integers: int(out.nint),
+		Maximize:   out.sense < 0,
+		Optimal:    out.has_solution != 0 && out.proven_optimal != 0,
+		Infeasible: out.has_solution == 0 && out.proven_infeasible != 0,
+		Objective:  float64(out.objective),
+	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -645,5 +646,121 @@ func TestLPSolveBound(t *testing.T) {
 	}
 	if r.X != nil && math.Abs(r.Bound-lp.Objective) > 1e-6*lp.Objective {
 		t.Fatalf("bound %v, LP %v", r.Bound, lp.Objective)
+	}
+}
+
+// cgoExportModels are models with a finite optimum for the export round trip.
+func cgoExportModels() map[string]*Model {
+	ms := map[string]*Model{}
+	ms["knapsack"], _ = cgoKnapsack()
+	ms["assignment"], _ = cgoAssignment()
+	ms["counts"], _ = cgoCounts()
+	mm := &Model{Name: "mixed bounds"}
+	a := mm.AddVar("a", Integer, -4, 10, 3)
+	b := mm.AddVar("b b", Integer, -5, math.Inf(1), 2)
+	c := mm.AddVar("", Continuous, math.Inf(-1), 3.5, -1)
+	d := mm.AddVar("free", Continuous, math.Inf(-1), math.Inf(1), 0.5)
+	e := mm.AddVar("e1", Binary, 0, 1, -2)
+	f := mm.AddVar("fixed", Integer, 2, 2, 1)
+	mm.AddRow("", []int{a, b, c}, []float64{2, 3, 1}, LE, 17)
+	mm.AddRow("", []int{a, b}, []float64{1, -1}, GE, -2)
+	mm.AddRow("", []int{d, c, e}, []float64{1, 1, 1}, EQ, 1.25)
+	mm.AddRow("", []int{d}, []float64{1}, GE, -7.5)
+	mm.AddRow("", []int{f, a}, []float64{1, 1}, GE, 0)
+	mm.AddRow("never", nil, nil, LE, 3)
+	ms["mixed-min"] = mm
+	mx := *mm
+	mx.Maximize = true
+	mx.Rows = append([]Row(nil), mm.Rows...)
+	mx.AddRow("", []int{d}, []float64{1}, LE, 9)
+	ms["mixed-max"] = &mx
+	zo := &Model{}
+	u := zo.AddVar("", Integer, 0, 5, 0)
+	v := zo.AddVar("", Continuous, 0, 5, 0)
+	zo.AddRow("", []int{u, v}, []float64{1, 1}, GE, 2.5)
+	ms["zero objective"] = zo
+	nr := &Model{Maximize: true}
+	nr.AddVar("", Integer, 0, 7, 2)
+	nr.AddVar("", Binary, 0, 1, -1)
+	ms["no rows"] = nr
+	lp := &Model{Maximize: true}
+	p := lp.AddVar("", Continuous, 0, math.Inf(1), 1)
+	q := lp.AddVar("", Continuous, 0, math.Inf(1), 1)
+	lp.AddRow("", []int{p, q}, []float64{1, 2}, LE, 4)
+	lp.AddRow("", []int{p, q}, []float64{3, 1}, LE, 6)
+	ms["pure LP"] = lp
+	ms["mdknap"] = cgoHardModel(9, 25, 4)
+	return ms
+}
+
+func TestExportRoundTripCBCAndLPSolve(t *testing.T) {
+	dir := t.TempDir()
+	for name, m := range cgoExportModels() {
+		r, err := cbcEngine(context.Background(), m, &Settings{TimeLimit: 10 * time.Second}, nil)
+		if err != nil || r.Status != Optimal {
+			t.Fatalf("%s: in memory %v %v", name, r, err)
+		}
+		want := r.Objective
+		nint := 0
+		for _, v := range m.Vars {
+			if v.Kind != Continuous {
+				nint++
+			}
+		}
+		base := dir + "/" + strings.ReplaceAll(name, " ", "_")
+		for _, format := range []string{"lp", "mps"} {
+			path := base + "." + format
+			var buf strings.Builder
+			if format == "lp" {
+				err = m.WriteLP(&buf)
+			} else {
+				err = m.WriteMPS(&buf)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The MPS export of a maximisation minimises the negated objective.
+			sense, fileWant := m.Maximize, want
+			if format == "mps" && m.Maximize {
+				sense, fileWant = false, -want
+			}
+			close := func(got float64) bool {
+				return math.Abs(got-fileWant) <= 1e-6*math.Max(1, math.Abs(fileWant))
+			}
+			// COIN's MPS reader fails on a model without rows (status 100000);
+			// lp_solve's reader checks that export below.
+			if format == "lp" || len(m.Rows) > 0 {
+				cb, err := cbcSolveFile(path, format == "lp")
+				if err != nil {
+					t.Fatalf("%s.%s: %v", name, format, err)
+				}
+				// After Cbc_readLp of a "Maximize" file Cbc_getObjSense says
+				// minimise, yet the optimum found is the maximum: compare the
+				// optimum, and the sense only for MPS.
+				if cb.Cols != len(m.Vars) || cb.Rows != len(m.Rows) || cb.Integers != nint ||
+					(format == "mps" && cb.Maximize != sense) {
+					t.Errorf("%s.%s read by CBC as %+v; model has %d cols, %d rows, %d integers, maximize %v",
+						name, format, cb, len(m.Vars), len(m.Rows), nint, sense)
+				}
+				if !cb.Optimal || !close(cb.Objective) {
+					t.Errorf("%s.%s: CBC from file %+v, in memory %v", name, format, cb, want)
+				}
+			}
+			if format == "mps" {
+				ls, err := lpsolveSolveFile(path)
+				if err != nil {
+					t.Fatalf("%s.%s: %v", name, format, err)
+				}
+				if ls.Cols != len(m.Vars) || ls.Rows != len(m.Rows) || ls.Integers != nint || ls.Maximize != sense {
+					t.Errorf("%s.%s read by lp_solve as %+v", name, format, ls)
+				}
+				if ls.Code != 0 || !close(ls.Objective) {
+					t.Errorf("%s.%s: lp_solve from file %+v, in memory %v", name, format, ls, want)
+				}
+			}
+		}
 	}
 }

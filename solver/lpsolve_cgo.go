@@ -198,6 +198,27 @@ static void pl_lps_solve(pl_lps_job *j) {
 	delete_lp(lp);
 }
 
+// Reads a free MPS file and solves it with lp_solve's defaults; for
+// checking exports. Returns the solve code, or -100 when reading failed.
+static int pl_lps_solve_file(char *path, int *ncols, int *nrows, int *nint, int *maxim, double *objective) {
+	lprec *lp = read_freeMPS(path, NEUTRAL);
+	if (lp == NULL) {
+		return -100;
+	}
+	set_verbose(lp, NEUTRAL);
+	*ncols = get_Ncolumns(lp);
+	*nrows = get_Nrows(lp);
+	*nint = 0;
+	for (int c = 1; c <= *ncols; c++) {
+		if (is_int(lp, c)) (*nint)++;
+	}
+	*maxim = is_maxim(lp);
+	int ret = solve(lp);
+	*objective = get_objective(lp);
+	delete_lp(lp);
+	return ret;
+}
+
 static void pl_lps_version(int *maj, int *min, int *rel, int *build) {
 	lp_solve_version(maj, min, rel, build);
 }
@@ -403,4 +424,27 @@ func lpsolveEngine(ctx context.Context, m *Model, s *Settings, inc func(x []floa
 		return nil, fmt.Errorf("lpsolve: solve failed with code %d", ret)
 	}
 	return r, nil
+}
+
+// lpsolveFileAnswer is what lp_solve found in a model file.
+type lpsolveFileAnswer struct {
+	Cols, Rows, Integers int
+	Maximize             bool
+	Code                 int     // solve's return code
+	Objective            float64 // valid when Code is 0 (OPTIMAL)
+}
+
+// lpsolveSolveFile reads a free MPS file with lp_solve's reader and solves
+// it with lp_solve's defaults (no time limit): a check of the exports.
+func lpsolveSolveFile(path string) (*lpsolveFileAnswer, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var nc, nr, ni, mx C.int
+	var obj C.double
+	code := C.pl_lps_solve_file(cpath, &nc, &nr, &ni, &mx, &obj)
+	if code == -100 {
+		return nil, fmt.Errorf("lpsolve: reading %s failed", path)
+	}
+	return &lpsolveFileAnswer{Cols: int(nc), Rows: int(nr), Integers: int(ni), Maximize: mx != 0,
+		Code: int(code), Objective: float64(obj)}, nil
 }
