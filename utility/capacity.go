@@ -47,7 +47,7 @@ func Capacity(nodes []int, jobs []Running, ts, out []float64) ([]float64, error)
 	out = resize(out, nr*nt)
 	for r, n := range nodes {
 		if n < 0 {
-			return nil, fmt.Errorf("utility: partition %d has %d nodes, want ≥ 0", r, n)
+			return nil, fmt.Errorf("%w: partition %d has %d nodes, want ≥ 0", ErrInvalid, r, n)
 		}
 		row := out[r*nt : (r+1)*nt]
 		for k := range row {
@@ -64,12 +64,12 @@ func Capacity(nodes []int, jobs []Running, ts, out []float64) ([]float64, error)
 	for i := range jobs {
 		job := &jobs[i]
 		if len(job.Nodes) != nr {
-			return nil, fmt.Errorf("utility: running job %d holds nodes in %d partitions, want %d", i, len(job.Nodes), nr)
+			return nil, fmt.Errorf("%w: running job %d holds nodes in %d partitions, want %d", ErrInvalid, i, len(job.Nodes), nr)
 		}
 		held := false
 		for r, n := range job.Nodes {
 			if n < 0 {
-				return nil, fmt.Errorf("utility: running job %d holds %d nodes in partition %d, want ≥ 0", i, n, r)
+				return nil, fmt.Errorf("%w: running job %d holds %d nodes in partition %d, want ≥ 0", ErrInvalid, i, n, r)
 			}
 			held = held || n > 0
 		}
@@ -78,7 +78,7 @@ func Capacity(nodes []int, jobs []Running, ts, out []float64) ([]float64, error)
 		}
 		nz, err := rrcChecked(job.Dist, job.Elapsed, ts, asc, rrc)
 		if err != nil {
-			return nil, fmt.Errorf("running job %d: %w", i, err)
+			return nil, fmt.Errorf("running job %d: %w", i, err) // err names the package
 		}
 		for r, n := range job.Nodes {
 			if n == 0 {

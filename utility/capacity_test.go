@@ -1,8 +1,10 @@
 package utility_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/plannerhq/planner/utility"
@@ -54,6 +56,24 @@ func TestCapacityAgainstNaive(t *testing.T) {
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-9 {
 				t.Fatalf("trial %d: C[%d,%d] = %.17g, want %.17g", trial, i/len(ts), i%len(ts), got[i], want[i])
+			}
+		}
+		// The same jobs with prepared runtimes.
+		prepared := slices.Clone(jobs)
+		for i := range prepared {
+			rt, err := utility.NewRuntime(jobs[i].Dist.(segDist))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prepared[i].Dist = rt
+		}
+		got2, err := utility.Capacity(nodes, prepared, ts, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Abs(got2[i]-want[i]) > 1e-9 {
+				t.Fatalf("trial %d (prepared): C[%d,%d] = %.17g, want %.17g", trial, i/len(ts), i%len(ts), got2[i], want[i])
 			}
 		}
 		// Slice 0 is the real free nodes.
@@ -118,7 +138,7 @@ func TestCapacityRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := utility.Capacity(tc.nodes, tc.jobs, ts, nil); err == nil {
+			if _, err := utility.Capacity(tc.nodes, tc.jobs, ts, nil); !errors.Is(err, utility.ErrInvalid) {
 				t.Error("no error")
 			}
 		})

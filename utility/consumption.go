@@ -96,7 +96,7 @@ func rrcChecked(d distributions.Dist, elapsed float64, ts []float64, asc bool, o
 	var segs []distributions.Segment
 	switch d := d.(type) {
 	case nil:
-		return 0, fmt.Errorf("utility: nil distribution")
+		return 0, fmt.Errorf("%w: nil distribution", ErrInvalid)
 	case *Runtime:
 		if d.Len() == 0 {
 			return 0, errEmptyRuntime
@@ -144,7 +144,7 @@ func rrcChecked(d distributions.Dist, elapsed float64, ts []float64, asc bool, o
 
 func checkElapsed(e float64) error {
 	if math.IsNaN(e) || e < 0 {
-		return fmt.Errorf("utility: elapsed time must be ≥ 0 seconds, got %g", e)
+		return fmt.Errorf("%w: elapsed time must be ≥ 0 seconds, got %g", ErrInvalid, e)
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func checkElapsed(e float64) error {
 func checkTimes(ts []float64) error {
 	for k, t := range ts {
 		if math.IsNaN(t) {
-			return fmt.Errorf("utility: slice time %d is NaN", k)
+			return fmt.Errorf("%w: slice time %d is NaN", ErrInvalid, k)
 		}
 	}
 	return nil
@@ -179,7 +179,7 @@ func resize(out []float64, n int) []float64 {
 func survivalOne(d distributions.Dist, x float64) (float64, error) {
 	switch d := d.(type) {
 	case nil:
-		return 0, fmt.Errorf("utility: nil distribution")
+		return 0, fmt.Errorf("%w: nil distribution", ErrInvalid)
 	case *Runtime:
 		if d.Len() == 0 {
 			return 0, errEmptyRuntime
@@ -201,7 +201,7 @@ func survivalOne(d distributions.Dist, x float64) (float64, error) {
 func survivalInto(d distributions.Dist, shift float64, ts []float64, asc bool, out []float64) (int, error) {
 	switch d := d.(type) {
 	case nil:
-		return 0, fmt.Errorf("utility: nil distribution")
+		return 0, fmt.Errorf("%w: nil distribution", ErrInvalid)
 	case *Runtime:
 		if d.Len() == 0 {
 			return 0, errEmptyRuntime

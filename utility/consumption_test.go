@@ -1,6 +1,7 @@
 package utility_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -161,15 +162,15 @@ func TestRRCRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := utility.RRC(tc.d.Dist, tc.d.Elapsed, tc.ts, nil); err == nil {
+			if _, err := utility.RRC(tc.d.Dist, tc.d.Elapsed, tc.ts, nil); !errors.Is(err, utility.ErrInvalid) {
 				t.Error("RRC: no error")
 			}
 		})
 	}
-	if _, err := utility.Consumption(nil, []float64{0}, nil); err == nil {
+	if _, err := utility.Consumption(nil, []float64{0}, nil); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("Consumption(nil): no error")
 	}
-	if _, err := utility.Outlived(uniform(0, 1), nan); err == nil {
+	if _, err := utility.Outlived(uniform(0, 1), nan); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("Outlived(NaN): no error")
 	}
 }

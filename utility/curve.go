@@ -46,14 +46,14 @@ type Curve struct {
 // close together with different values are rejected).
 func NewCurve(knots ...Knot) (Curve, error) {
 	if len(knots) == 0 {
-		return Curve{}, fmt.Errorf("utility: curve needs at least one knot")
+		return Curve{}, fmt.Errorf("%w: curve needs at least one knot", ErrInvalid)
 	}
 	for i, k := range knots {
 		if !finite(k.X) || !finite(k.Left) || !finite(k.Right) {
-			return Curve{}, fmt.Errorf("utility: curve knot %d is not finite: %+v", i, k)
+			return Curve{}, fmt.Errorf("%w: curve knot %d is not finite: %+v", ErrInvalid, i, k)
 		}
 		if i > 0 && !(k.X > knots[i-1].X) {
-			return Curve{}, fmt.Errorf("utility: curve knot %d at X=%g is not after knot %d at X=%g", i, k.X, i-1, knots[i-1].X)
+			return Curve{}, fmt.Errorf("%w: curve knot %d at X=%g is not after knot %d at X=%g", ErrInvalid, i, k.X, i-1, knots[i-1].X)
 		}
 	}
 	n := len(knots)
@@ -72,7 +72,7 @@ func NewCurve(knots ...Knot) (Curve, error) {
 		r, l := knots[q-1].Right, knots[q].Left
 		slope := (l - r) / (x1 - x0)
 		if !finite(slope) {
-			return Curve{}, fmt.Errorf("utility: curve slope between knots %d and %d is not finite (%g over %g s)", q-1, q, l-r, x1-x0)
+			return Curve{}, fmt.Errorf("%w: curve slope between knots %d and %d is not finite (%g over %g s)", ErrInvalid, q-1, q, l-r, x1-x0)
 		}
 		switch {
 		case slope == 0:
@@ -91,10 +91,10 @@ func NewCurve(knots ...Knot) (Curve, error) {
 // value must be finite and ≥ 0 and deadline finite.
 func SLOStep(value, deadline float64) (Curve, error) {
 	if !finite(value) || value < 0 {
-		return Curve{}, fmt.Errorf("utility: SLO value must be finite and ≥ 0, got %g", value)
+		return Curve{}, fmt.Errorf("%w: SLO value must be finite and ≥ 0, got %g", ErrInvalid, value)
 	}
 	if !finite(deadline) {
-		return Curve{}, fmt.Errorf("utility: SLO deadline must be finite, got %g", deadline)
+		return Curve{}, fmt.Errorf("%w: SLO deadline must be finite, got %g", ErrInvalid, deadline)
 	}
 	return NewCurve(Knot{X: deadline, Left: value, Right: 0})
 }
@@ -112,10 +112,10 @@ func SLOStep(value, deadline float64) (Curve, error) {
 // value must be finite and ≥ 0; start and zero finite with zero > start.
 func LinearDecay(value, start, zero float64) (Curve, error) {
 	if !finite(value) || value < 0 {
-		return Curve{}, fmt.Errorf("utility: decay value must be finite and ≥ 0, got %g", value)
+		return Curve{}, fmt.Errorf("%w: decay value must be finite and ≥ 0, got %g", ErrInvalid, value)
 	}
 	if !finite(start) || !finite(zero) || !(zero > start) {
-		return Curve{}, fmt.Errorf("utility: decay needs finite start < zero, got start %g, zero %g", start, zero)
+		return Curve{}, fmt.Errorf("%w: decay needs finite start < zero, got start %g, zero %g", ErrInvalid, start, zero)
 	}
 	return NewCurve(Knot{X: start, Left: value, Right: value}, Knot{X: zero, Left: 0, Right: 0})
 }
@@ -135,16 +135,16 @@ func LinearDecay(value, start, zero float64) (Curve, error) {
 // finite deadline, finite window > 0.
 func SLOExtended(value, deadline, post, window float64) (Curve, error) {
 	if !finite(value) || value < 0 {
-		return Curve{}, fmt.Errorf("utility: SLO value must be finite and ≥ 0, got %g", value)
+		return Curve{}, fmt.Errorf("%w: SLO value must be finite and ≥ 0, got %g", ErrInvalid, value)
 	}
 	if !finite(post) || post < 0 || !(post < value) {
-		return Curve{}, fmt.Errorf("utility: post-deadline value must satisfy 0 ≤ post < value (%g), got %g", value, post)
+		return Curve{}, fmt.Errorf("%w: post-deadline value must satisfy 0 ≤ post < value (%g), got %g", ErrInvalid, value, post)
 	}
 	if !finite(deadline) {
-		return Curve{}, fmt.Errorf("utility: SLO deadline must be finite, got %g", deadline)
+		return Curve{}, fmt.Errorf("%w: SLO deadline must be finite, got %g", ErrInvalid, deadline)
 	}
 	if !finite(window) || !(window > 0) || !finite(deadline+window) || !(deadline+window > deadline) {
-		return Curve{}, fmt.Errorf("utility: post-deadline window must be finite, > 0 and representable after deadline %g, got %g", deadline, window)
+		return Curve{}, fmt.Errorf("%w: post-deadline window must be finite, > 0 and representable after deadline %g, got %g", ErrInvalid, deadline, window)
 	}
 	return NewCurve(Knot{X: deadline, Left: value, Right: post}, Knot{X: deadline + window, Left: 0, Right: 0})
 }

@@ -24,7 +24,7 @@ func ExpectedUtility(c Curve, d distributions.Piecewise, starts, out []float64) 
 	}
 	for i, s := range starts {
 		if math.IsNaN(s) {
-			return nil, fmt.Errorf("utility: start %d is NaN", i)
+			return nil, fmt.Errorf("%w: start %d is NaN", ErrInvalid, i)
 		}
 	}
 	return r.ExpectedUtility(c, starts, out), nil
@@ -45,12 +45,16 @@ func ExpectedUtility(c Curve, d distributions.Piecewise, starts, out []float64) 
 //   - every other segment is integrated piece by piece: U is linear on each
 //     piece, so a uniform mass m on [p, q] inside one piece contributes
 //     m · U(s + (p + q)/2); a point mass m at p contributes m · U(s + p),
-//     taking the Left value when p = a_k.
+//     taking the Left value when p = a_k. A run of whole segments inside
+//     one piece is valued at once from double-double prefix sums of m and
+//     m·mid: ub·Σm + slope·Σ m·(mid − anchor).
 //
 // For a non-negative curve every term is non-negative and each linear piece
 // is evaluated from its end nearer zero, so the result keeps its relative
-// accuracy down to tiny probabilities. The cost per start is O(1) plus the
-// number of segments that overlap [a_0, a_{N−1}]. A NaN start gives NaN.
+// accuracy down to tiny probabilities (the tests hold it to 1e-9 against a
+// brute-force integral; observed ~1e-12). The cost per start is
+// O(len(knots)·log n) plus the segments straddling a knot. A NaN start
+// gives NaN; the zero Runtime gives NaN everywhere.
 func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 	if cap(out) >= len(starts) {
 		out = out[:len(starts)]

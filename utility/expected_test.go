@@ -1,6 +1,7 @@
 package utility_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -158,19 +159,28 @@ func TestSection23(t *testing.T) {
 func TestExpectedUtilityBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(20240601, 7))
 	worst := 0.0
-	for trial := 0; trial < 400; trial++ {
+	for trial := 0; trial < 800; trial++ {
 		n := 1 + r.IntN(80)
 		d := randomDist(r, n, 3600)
-		ks := randomKnots(r, 0, 8000)
-		c, err := utility.NewCurve(ks...)
+		var c utility.Curve
+		var err error
+		switch trial % 4 {
+		case 0, 1:
+			c, err = utility.NewCurve(randomKnots(r, 0, 8000)...)
+		case 2: // best-effort ramp, often longer than the whole support
+			c, err = utility.LinearDecay(1+r.Float64(), 1000*r.Float64(), 1000+20000*r.Float64())
+		case 3:
+			c, err = utility.SLOExtended(10, 500+4000*r.Float64(), 5*r.Float64(), 100+8000*r.Float64())
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
+		ks := c.Knots()
 		starts := make([]float64, 120)
 		for i := range starts {
 			starts[i] = -2000 + 60*float64(i) + r.Float64()*60
 		}
-		if trial%2 == 1 {
+		if trial%3 == 1 {
 			r.Shuffle(len(starts), func(i, j int) { starts[i], starts[j] = starts[j], starts[i] })
 		}
 		rt, err := utility.NewRuntime(d)
@@ -266,15 +276,15 @@ func TestRuntimeRejects(t *testing.T) {
 	c, _ := utility.SLOStep(1, 10)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := utility.NewRuntime(tc.d); err == nil {
+			if _, err := utility.NewRuntime(tc.d); !errors.Is(err, utility.ErrInvalid) {
 				t.Error("NewRuntime: no error")
 			}
-			if _, err := utility.ExpectedUtility(c, tc.d, []float64{0}, nil); err == nil {
+			if _, err := utility.ExpectedUtility(c, tc.d, []float64{0}, nil); !errors.Is(err, utility.ErrInvalid) {
 				t.Error("ExpectedUtility: no error")
 			}
 		})
 	}
-	if _, err := utility.ExpectedUtility(c, uniform(0, 1), []float64{nan}, nil); err == nil {
+	if _, err := utility.ExpectedUtility(c, uniform(0, 1), []float64{nan}, nil); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("NaN start: no error")
 	}
 }

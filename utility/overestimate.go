@@ -54,7 +54,7 @@ func ParseOverestimate(s string) (Overestimate, error) {
 			return Overestimate(i), nil
 		}
 	}
-	return 0, fmt.Errorf("utility: unknown over-estimate mode %q (want adaptive, off or always)", s)
+	return 0, fmt.Errorf("%w: unknown over-estimate mode %q (want adaptive, off or always)", ErrInvalid, s)
 }
 
 // NeedsOverestimateHandling is the adaptive switch of 3Sigma §4.2: it
@@ -65,13 +65,13 @@ func ParseOverestimate(s string) (Overestimate, error) {
 // DefaultOverestimateThreshold).
 func NeedsOverestimateHandling(d distributions.Dist, submit, deadline, threshold float64) (bool, error) {
 	if d == nil {
-		return false, fmt.Errorf("utility: nil distribution")
+		return false, fmt.Errorf("%w: nil distribution", ErrInvalid)
 	}
 	if !finite(submit) || !finite(deadline) {
-		return false, fmt.Errorf("utility: submit %g and deadline %g must be finite", submit, deadline)
+		return false, fmt.Errorf("%w: submit %g and deadline %g must be finite", ErrInvalid, submit, deadline)
 	}
 	if math.IsNaN(threshold) || threshold < 0 || threshold > 1 {
-		return false, fmt.Errorf("utility: over-estimate threshold must be in [0, 1], got %g", threshold)
+		return false, fmt.Errorf("%w: over-estimate threshold must be in [0, 1], got %g", ErrInvalid, threshold)
 	}
 	p, err := cdfOne(d, deadline-submit)
 	if err != nil {
@@ -82,6 +82,12 @@ func NeedsOverestimateHandling(d distributions.Dist, submit, deadline, threshold
 
 // cdfOne returns P(T ≤ x), from the segments for a Piecewise.
 func cdfOne(d distributions.Dist, x float64) (float64, error) {
+	if rt, ok := d.(*Runtime); ok {
+		if rt.Len() == 0 {
+			return 0, errEmptyRuntime
+		}
+		return rt.CDF(x), nil
+	}
 	if pw, ok := d.(distributions.Piecewise); ok {
 		segs := pw.Segments()
 		if err := validateSegments(segs); err != nil {
@@ -126,7 +132,7 @@ type SLOSpec struct {
 // adaptive mode.
 func SLOCurve(mode Overestimate, spec SLOSpec, d distributions.Dist) (c Curve, extended bool, err error) {
 	if !finite(spec.Submit) || !finite(spec.Deadline) || !(spec.Deadline > spec.Submit) {
-		return Curve{}, false, fmt.Errorf("utility: SLO job needs finite submit %g < deadline %g", spec.Submit, spec.Deadline)
+		return Curve{}, false, fmt.Errorf("%w: SLO job needs finite submit %g < deadline %g", ErrInvalid, spec.Submit, spec.Deadline)
 	}
 	switch mode {
 	case OverestimateOff:
@@ -142,7 +148,7 @@ func SLOCurve(mode Overestimate, spec SLOSpec, d distributions.Dist) (c Curve, e
 			return Curve{}, false, err
 		}
 	default:
-		return Curve{}, false, fmt.Errorf("utility: unknown over-estimate mode %d", int(mode))
+		return Curve{}, false, fmt.Errorf("%w: unknown over-estimate mode %d", ErrInvalid, int(mode))
 	}
 	if !extended {
 		c, err = SLOStep(spec.Value, spec.Deadline)

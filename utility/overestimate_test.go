@@ -1,6 +1,7 @@
 package utility_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestOverestimateParse(t *testing.T) {
 			t.Errorf("ParseOverestimate(%q) = %v, %v", m.String(), got, err)
 		}
 	}
-	if _, err := utility.ParseOverestimate("sometimes"); err == nil {
+	if _, err := utility.ParseOverestimate("sometimes"); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("unknown mode: no error")
 	}
 	if s := utility.Overestimate(7).String(); s != "Overestimate(7)" {
@@ -50,12 +51,20 @@ func TestNeedsOverestimateHandling(t *testing.T) {
 			}
 		})
 	}
+	// Not piecewise: P(T ≤ 100) = 1 − e^{−100/2000} ≈ 0.049 < 0.05.
+	if got, err := utility.NeedsOverestimateHandling(expDist{mean: 2000}, 0, 100, 0.05); err != nil || !got {
+		t.Errorf("exponential: got %v, %v; want true", got, err)
+	}
+	rt, _ := utility.NewRuntime(uniform(200, 400))
+	if got, err := utility.NeedsOverestimateHandling(rt, 0, 100, 0.05); err != nil || !got {
+		t.Errorf("prepared runtime: got %v, %v; want true", got, err)
+	}
 	for _, bad := range []float64{math.NaN(), -0.1, 1.5} {
-		if _, err := utility.NeedsOverestimateHandling(uniform(0, 1), 0, 1, bad); err == nil {
+		if _, err := utility.NeedsOverestimateHandling(uniform(0, 1), 0, 1, bad); !errors.Is(err, utility.ErrInvalid) {
 			t.Errorf("threshold %g: no error", bad)
 		}
 	}
-	if _, err := utility.NeedsOverestimateHandling(nil, 0, 1, 0.1); err == nil {
+	if _, err := utility.NeedsOverestimateHandling(nil, 0, 1, 0.1); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("nil distribution: no error")
 	}
 }
@@ -96,13 +105,13 @@ func TestSLOCurve(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := utility.SLOCurve(utility.OverestimateAlways, utility.SLOSpec{Value: 1, Submit: 5, Deadline: 5}, slow); err == nil {
+	if _, _, err := utility.SLOCurve(utility.OverestimateAlways, utility.SLOSpec{Value: 1, Submit: 5, Deadline: 5}, slow); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("deadline at submit: no error")
 	}
-	if _, _, err := utility.SLOCurve(utility.Overestimate(9), spec, slow); err == nil {
+	if _, _, err := utility.SLOCurve(utility.Overestimate(9), spec, slow); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("unknown mode: no error")
 	}
-	if _, _, err := utility.SLOCurve(utility.OverestimateAlways, utility.SLOSpec{Value: 1, Deadline: 10, Post: 2}, slow); err == nil {
+	if _, _, err := utility.SLOCurve(utility.OverestimateAlways, utility.SLOSpec{Value: 1, Deadline: 10, Post: 2}, slow); !errors.Is(err, utility.ErrInvalid) {
 		t.Error("post above value: no error")
 	}
 }

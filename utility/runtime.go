@@ -33,8 +33,13 @@ type Runtime struct {
 	massH, massL, momH, momL []float64
 }
 
+// ErrInvalid is wrapped by every error this package returns for bad input
+// (NaN or infinite parameters, malformed distributions, mismatched
+// lengths). Match it with errors.Is.
+var ErrInvalid = errors.New("utility: invalid argument")
+
 // errEmptyRuntime is returned for a Runtime not built by NewRuntime.
-var errEmptyRuntime = errors.New("utility: empty Runtime (build it with NewRuntime)")
+var errEmptyRuntime = fmt.Errorf("%w: empty Runtime (build it with NewRuntime)", ErrInvalid)
 
 // NewRuntime validates d's segments and prepares them. It errors when the
 // distribution has no segments, a bound or mass is not finite, a bound is
@@ -42,7 +47,7 @@ var errEmptyRuntime = errors.New("utility: empty Runtime (build it with NewRunti
 // not sum to 1 within MassTolerance.
 func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
 	if d == nil {
-		return nil, fmt.Errorf("utility: nil distribution")
+		return nil, fmt.Errorf("%w: nil distribution", ErrInvalid)
 	}
 	segs := d.Segments()
 	if err := validateSegments(segs); err != nil {
@@ -80,23 +85,23 @@ func NewRuntime(d distributions.Piecewise) (*Runtime, error) {
 // validateSegments checks the contract of distributions.Piecewise.
 func validateSegments(segs []distributions.Segment) error {
 	if len(segs) == 0 {
-		return fmt.Errorf("utility: distribution has no segments")
+		return fmt.Errorf("%w: distribution has no segments", ErrInvalid)
 	}
 	sum := 0.0
 	for j, s := range segs {
 		if !finite(s.Lo) || !finite(s.Hi) || !finite(s.Mass) {
-			return fmt.Errorf("utility: segment %d is not finite: %+v", j, s)
+			return fmt.Errorf("%w: segment %d is not finite: %+v", ErrInvalid, j, s)
 		}
 		if s.Lo < 0 || s.Lo > s.Hi || s.Mass < 0 {
-			return fmt.Errorf("utility: segment %d must have 0 ≤ Lo ≤ Hi and Mass ≥ 0, got %+v", j, s)
+			return fmt.Errorf("%w: segment %d must have 0 ≤ Lo ≤ Hi and Mass ≥ 0, got %+v", ErrInvalid, j, s)
 		}
 		if j > 0 && s.Lo < segs[j-1].Hi {
-			return fmt.Errorf("utility: segment %d (Lo %g) overlaps or precedes segment %d (Hi %g)", j, s.Lo, j-1, segs[j-1].Hi)
+			return fmt.Errorf("%w: segment %d (Lo %g) overlaps or precedes segment %d (Hi %g)", ErrInvalid, j, s.Lo, j-1, segs[j-1].Hi)
 		}
 		sum += s.Mass
 	}
 	if math.Abs(sum-1) > MassTolerance {
-		return fmt.Errorf("utility: segment masses sum to %.17g, want 1 ± %g", sum, MassTolerance)
+		return fmt.Errorf("%w: segment masses sum to %.17g, want 1 ± %g", ErrInvalid, sum, MassTolerance)
 	}
 	return nil
 }
