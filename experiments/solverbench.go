@@ -110,7 +110,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 // lpBound is the LP relaxation bound of m (NaN when the clp backend is not
 // compiled in or does not finish within ten times the benchmark limit).
 func lpBound(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float64 {
-	clp, err := solver.New(solver.CLP)
+	clp, err := solver.New(solver.CLPName)
 	if err != nil {
 		return math.NaN()
 	}

@@ -1,5 +1,3 @@
-//go:build ignore
-
 package solver
 
 import (
@@ -12,13 +10,9 @@ import (
 // below it CBC (measured here) does not get past its preprocessing.
 const portfolioCBCMinTime = 250 * time.Millisecond
 
-// defaultImproveMoves bounds local improvement in deterministic mode when
-// Settings.WorkLimit is zero.
-const defaultImproveMoves = 200_000
-
 // clpEngine is the "clp" backend: the LP relaxation (CLP, primal simplex)
 // gives the bound, and structured rounding and repair of the LP answer gives
-// a feasible integer answer.
+// a feasible integer answer (no local improvement: that is the portfolio).
 func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
 	lp, err := relaxCLP(ctx, m, s)
 	if err != nil {
@@ -38,79 +32,49 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	return res, nil
 }
 
-// portfolioEngine is the default backend. In order, each stage reporting its
-// incumbent as soon as it has one (so a kill at the deadline keeps it):
+// portfolioEngine is the default backend. In order, each stage reporting
+// its incumbent as soon as it has one (so a kill at the deadline keeps it):
 //
-//  1. greedy rounding without the LP: an answer within milliseconds;
+//  1. greedy construction without the LP: an answer within milliseconds;
 //  2. the LP relaxation (CLP): the bound, reported at once;
 //  3. structured rounding and repair guided by the LP answer;
-//  4. local improvement of the best answer until it is a local optimum, the
-//     deadline, or (deterministic mode) the work limit;
-//  5. CBC warm-started from the best answer, with the time that remains if
-//     at least portfolioCBCMinTime (never in deterministic mode: CBC's run
-//     time at this size is unpredictable, and its answer would depend on it).
+//  4. local improvement of the best answer until the deadline or, in
+//     deterministic mode, the work limit (stages 1–4 are roundingEngine);
+//  5. CBC warm-started from the best answer with the time that remains, if
+//     at least portfolioCBCMinTime — never in deterministic mode, where its
+//     answer would depend on the clock.
 //
 // CBC is never on the critical path: at 300 pending jobs it was measured
 // finding no solution at all within 1 s (SOLVERS.md).
 func portfolioEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
-	res := &Result{Status: NoSolution, Bound: math.NaN()}
-	var best []float64
-	bestObj := 0.0
-	take := func(x []float64) {
-		if x == nil || m.CheckFeasible(x) != nil {
-			return
+	relax := func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error) {
+		lp, err := relaxCLP(ctx, m, s)
+		if err == nil && lp.Optimal {
+			reportBound(ctx, lp.Objective)
 		}
-		if obj := m.ObjectiveValue(x); best == nil || better(m, obj, bestObj) {
-			best, bestObj = x, obj
-			if inc != nil {
-				inc(x)
-			}
-		}
+		return lp, err
 	}
-	take(roundAndRepair(m, nil))
-
-	lp, err := relaxCLP(ctx, m, s)
-	if err != nil {
-		return nil, err
+	res, err := roundingEngine(relax)(ctx, m, s, inc)
+	if err != nil || res.Status == Infeasible || s.Deterministic {
+		return res, err
 	}
-	res.TimeLimited = lp.TimeLimited
-	if lp.Infeasible {
-		res.Status = Infeasible
+	cbc, ok := cgoEngines()[CBCName]
+	d, hasDeadline := ctx.Deadline()
+	if !ok || !hasDeadline || time.Until(d) < portfolioCBCMinTime {
 		return res, nil
 	}
-	if lp.Optimal {
-		res.Bound = lp.Objective
-		reportBound(ctx, lp.Objective)
+	cs := *s
+	cs.Start = res.X
+	cs.TimeLimit = time.Until(d)
+	r, err := cbc(ctx, m, &cs, inc)
+	if err != nil || r == nil || r.X == nil {
+		return res, nil // the improver failing leaves the answer we have
 	}
-	if lp.X != nil {
-		take(roundAndRepair(m, lp.X))
+	m.Snap(r.X)
+	if m.CheckFeasible(r.X) == nil && (res.X == nil || better(m, m.ObjectiveValue(r.X), res.Objective)) {
+		res.X, res.Objective, res.Status = r.X, m.ObjectiveValue(r.X), Feasible
 	}
-	if best != nil {
-		moves := int64(math.MaxInt64)
-		if s.Deterministic {
-			moves = s.WorkLimit
-			if moves <= 0 {
-				moves = defaultImproveMoves
-			}
-		}
-		x, n := improve(ctx, m, best, moves, take)
-		take(x)
-		res.Nodes += n
-	}
-	if cbc, ok := cgoEngines()[CBC]; ok && !s.Deterministic {
-		if d, ok := ctx.Deadline(); ok && time.Until(d) >= portfolioCBCMinTime {
-			cs := *s
-			cs.Start = best
-			cs.TimeLimit = time.Until(d)
-			if r, err := cbc(ctx, m, &cs, take); err == nil && r != nil {
-				take(r.X)
-				res.Nodes += r.Nodes
-				res.TimeLimited = res.TimeLimited || r.TimeLimited
-			}
-		}
-	}
-	if best != nil {
-		res.X, res.Objective, res.Status = best, bestObj, Feasible
-	}
+	res.Nodes += r.Nodes
+	res.TimeLimited = res.TimeLimited || r.TimeLimited
 	return res, nil
 }

@@ -82,9 +82,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 
 // defaultBenchSolvers is every backend of this build, the default first.
 func defaultBenchSolvers() []string {
-	names := []string{solver.Default}
+	names := []string{solver.DefaultName}
 	for _, n := range solver.Backends() {
-		if n != solver.Default {
+		if n != solver.DefaultName {
 			names = append(names, n)
 		}
 	}

@@ -27,15 +27,15 @@ func runVersion(w io.Writer) error {
 	for _, name := range solver.Backends() {
 		lib := "pure Go"
 		switch name {
-		case solver.CBC, solver.LPSolve:
+		case solver.CBCName, solver.LPSolveName:
 			lib = libs[name]
-		case solver.CLP:
-			lib = libs[solver.CLP] + " + rounding and repair"
-		case solver.Portfolio:
-			lib = libs[solver.CLP] + " + rounding + local improvement, " + libs[solver.CBC] + " as improver"
+		case solver.CLPName:
+			lib = libs[solver.CLPName] + " + rounding and repair"
+		case solver.PortfolioName:
+			lib = libs[solver.CLPName] + " + rounding + local improvement, " + libs[solver.CBCName] + " as improver"
 		}
 		def := ""
-		if name == solver.Default {
+		if name == solver.DefaultName {
 			def = " (default)"
 		}
 		fmt.Fprintf(w, "  %-10s %s%s\n", name, lib, def)
