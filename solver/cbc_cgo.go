@@ -182,18 +182,6 @@ const (
 // cbcVersion returns the version string of the linked CBC library.
 func cbcVersion() string { return C.GoString(C.Cbc_getVersion()) }
 
-// cbcTimeLimit returns the wall-clock budget of a solve: s.TimeLimit, cut
-// to the context's deadline; zero means none.
-func cbcTimeLimit(ctx context.Context, s *Settings) time.Duration {
-	limit := s.TimeLimit
-	if dl, ok := ctx.Deadline(); ok {
-		if rem := time.Until(dl); limit <= 0 || rem < limit {
-			limit = max(rem, time.Millisecond)
-		}
-	}
-	return limit
-}
-
 // cbcEngine solves m with CBC's branch and cut.
 //
 // Time: outside Deterministic mode CBC gets the wall-clock limit
@@ -215,17 +203,35 @@ func cbcTimeLimit(ctx context.Context, s *Settings) time.Duration {
 // integer columns is solved as an LP by CLP (CBC's C interface would run an
 // LP without any time limit).
 func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)) (*Result, error) {
+	r, _, err := cbcSolve(ctx, m, s, inc)
+	return r, err
+}
+
+// cbcRaw is what CBC itself reported about a solve, before our judgement.
+type cbcRaw struct {
+	Ran                             bool // CBC ran (false: trivial or pure-LP path)
+	HasSolution                     bool // Cbc_bestSolution was not NULL
+	Objective                       float64
+	ProvenOptimal, ProvenInfeasible bool
+	SecondsReached, NodesReached    bool
+	Status, Secondary               int
+	Seconds                         float64 // the limit handed to CBC; 0: none
+	Wall                            time.Duration
+}
+
+func cbcSolve(ctx context.Context, m *Model, s *Settings, inc func(x []float64)) (*Result, *cbcRaw, error) {
+	raw := &cbcRaw{}
 	if s == nil {
 		s = DefaultSettings()
 	}
 	if err := m.Validate(); err != nil {
-		return nil, err
+		return nil, raw, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, raw, err
 	}
 	if len(m.Vars) == 0 {
-		return cgoTrivialResult(m, inc), nil
+		return cgoTrivialResult(m, inc), raw, nil
 	}
 	start := cgoFeasibleStart(m, s)
 	if start != nil && inc != nil {
@@ -235,7 +241,8 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 	cm := newCgoModel(m, false)
 	defer cm.free()
 	if cm.nint == 0 {
-		return cgoLPResult(ctx, m, s, start, inc)
+		r, err := cgoLPResult(ctx, m, s, start, inc)
+		return r, raw, err
 	}
 
 	job := (*C.pl_cbc_job)(C.calloc(1, C.size_t(unsafe.Sizeof(C.pl_cbc_job{}))))
@@ -259,7 +266,7 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 		job.maxnodes = C.int(min(n, math.MaxInt32))
 		job.threads = 1
 	} else {
-		if limit := cbcTimeLimit(ctx, s); limit > 0 {
+		if limit := cgoTimeLimit(ctx, s); limit > 0 {
 			margin := min(limit/10, cbcMaxMargin)
 			seconds = math.Max((limit - margin).Seconds(), cbcMinSeconds)
 			job.seconds = C.double(seconds)
@@ -286,6 +293,13 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 	wall := time.Since(t0)
 	cbcMu.Unlock()
 
+	*raw = cbcRaw{
+		Ran: true, HasSolution: job.has_solution != 0,
+		ProvenOptimal: job.proven_optimal != 0, ProvenInfeasible: job.proven_infeasible != 0,
+		SecondsReached: job.seconds_reached != 0, NodesReached: job.nodes_reached != 0,
+		Status: int(job.status), Secondary: int(job.secondary), Seconds: seconds, Wall: wall,
+		Objective: math.NaN(),
+	}
 	r := &Result{Bound: math.NaN(), Gap: math.NaN(), Nodes: int64(job.nodes)}
 	if b := float64(job.bound); math.Abs(b) < 1e40 {
 		r.Bound = b
@@ -298,6 +312,7 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 		for j := range x {
 			x[j] = float64(xs[j])
 		}
+		raw.Objective = m.ObjectiveValue(x)
 		optimal := job.proven_optimal != 0 && job.status == 0 && !limitHit
 		if cgoFinish(m, r, x, optimal) {
 			if optimal {
@@ -329,12 +344,12 @@ func cbcEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)
 			r.TimeLimited = false
 		}
 		r.Gap = math.NaN()
-		return r, nil
+		return r, raw, nil
 	}
 	if inc != nil {
 		inc(append([]float64(nil), r.X...))
 	}
-	return r, nil
+	return r, raw, nil
 }
 
 // cbcFileAnswer is what CBC found in a model file.

@@ -116,7 +116,7 @@ func clpSolve(ctx context.Context, m *Model, s *Settings, algorithm int) (*lpRel
 		job.maximize = 1
 	}
 	if !s.Deterministic {
-		if limit := cbcTimeLimit(ctx, s); limit > 0 {
+		if limit := cgoTimeLimit(ctx, s); limit > 0 {
 			job.seconds = C.double(math.Max(limit.Seconds(), 0.001))
 		}
 	}

@@ -9,7 +9,9 @@ package solver
 import "C"
 
 import (
+	"context"
 	"math"
+	"time"
 	"unsafe"
 )
 
@@ -230,4 +232,16 @@ func cgoFeasibleStart(m *Model, s *Settings) []float64 {
 		return nil
 	}
 	return x
+}
+
+// cgoTimeLimit returns the wall-clock budget of a solve: s.TimeLimit, cut
+// to the context's deadline; zero means none.
+func cgoTimeLimit(ctx context.Context, s *Settings) time.Duration {
+	limit := s.TimeLimit
+	if dl, ok := ctx.Deadline(); ok {
+		if rem := time.Until(dl); limit <= 0 || rem < limit {
+			limit = max(rem, time.Millisecond)
+		}
+	}
+	return limit
 }

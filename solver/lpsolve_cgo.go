@@ -329,7 +329,7 @@ func lpsolveEngine(ctx context.Context, m *Model, s *Settings, inc func(x []floa
 	} else if s.Deterministic {
 		job.maxnodes = lpsolveDefaultNodeLimit
 	}
-	if limit := cbcTimeLimit(ctx, s); limit > 0 {
+	if limit := cgoTimeLimit(ctx, s); limit > 0 {
 		if !s.Deterministic {
 			limit -= min(limit/20, lpsolveMaxMargin)
 		}
