@@ -1,0 +1,47 @@
+package solver
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestWireRequestRoundTrip(t *testing.T) {
+	m := &Model{Name: "m", Maximize: true}
+	a := m.AddVar("a", Binary, 0, 1, 2.5)
+	b := m.AddVar("", Integer, 0, math.Inf(1), -1)
+	c := m.AddVar("c", Continuous, -3, 4, 0)
+	m.AddRow("r0", []int{a, b}, []float64{1, 2}, LE, 3)
+	m.AddRow("", []int{c}, []float64{-1e-300}, EQ, 0)
+	m.AddRow("r2", []int{}, []float64{}, GE, -1)
+	req := &workerRequest{Engine: "cbc", Deadline: 12345,
+		Settings: Settings{TimeLimit: time.Second, Deterministic: true, WorkLimit: 7, Threads: 2, RelGap: 1e-4, Start: []float64{1, 2, 3}},
+		Model:    m}
+	var buf bytes.Buffer
+	if err := writeRequest(&buf, req); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readRequest(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, req) {
+		t.Fatalf("round trip changed the request:\n got %+v\nwant %+v", got, req)
+	}
+}
+
+func TestWireRejectsTruncatedRequest(t *testing.T) {
+	m := &Model{}
+	m.AddVar("x", Binary, 0, 1, 1)
+	var buf bytes.Buffer
+	if err := writeRequest(&buf, &workerRequest{Engine: "clp", Model: m}); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < buf.Len(); n++ {
+		if _, err := readRequest(bytes.NewReader(buf.Bytes()[:n])); err == nil {
+			t.Fatalf("a request cut at byte %d of %d was accepted", n, buf.Len())
+		}
+	}
+}
