@@ -59,4 +59,3 @@ func (p processSolver) Solve(ctx context.Context, m *Model, s *Settings) (*Resul
 	}
 	return solveInWorker(ctx, p.name, m, s)
 }
-
