@@ -59,6 +59,17 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("--jobs: must be ≥ 1, got %d", j)}
 		}
 	}
+	for _, f := range []struct {
+		flag string
+		v    int
+	}{{"racks", cfg.Racks}, {"rack-nodes", cfg.RackNodes}, {"starts", cfg.Starts}, {"slices", cfg.Slices}} {
+		if f.v < 1 {
+			return usageError{fmt.Errorf("--%s: must be ≥ 1, got %d", f.flag, f.v)}
+		}
+	}
+	if cfg.Starts > 1 && 1<<(cfg.Starts-2) >= cfg.Slices {
+		return usageError{fmt.Errorf("--starts: %d start options reach slice %d, beyond --slices %d", cfg.Starts, 1<<(cfg.Starts-2), cfg.Slices)}
+	}
 	for _, name := range solvers {
 		if _, err := solver.New(name); err != nil {
 			return usageError{fmt.Errorf("--solvers: %w", err)}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plannerhq/planner/solver"
+)
+
+func TestMain(m *testing.M) {
+	solver.RunWorkerIfRequested() // this test binary is the solver worker too
+	os.Exit(m.Run())
+}
+
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestVersionListsBackends(t *testing.T) {
+	out, _, err := runCLI(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "planner ") {
+		t.Errorf("version output starts %q", out)
+	}
+	for _, name := range solver.Backends() {
+		if !strings.Contains(out, "  "+name+" ") {
+			t.Errorf("version output does not list backend %s:\n%s", name, out)
+		}
+	}
+	for lib, v := range solver.LibraryVersions() {
+		if !strings.Contains(out, v) {
+			t.Errorf("version output lacks the %s library version %q", lib, v)
+		}
+	}
+}
+
+// TestBenchSolverJSON also checks that nothing a C library prints reaches
+// standard output: the JSON must parse.
+func TestBenchSolverJSON(t *testing.T) {
+	out, _, err := runCLI(t, "bench", "solver", "--jobs", "20", "--seeds", "1-2",
+		"--timeout", "200ms", "--format", "json", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	if want := 2 * len(solver.Backends()); len(rows) != want {
+		t.Fatalf("%d rows, want %d", len(rows), want)
+	}
+	for _, r := range rows {
+		for _, f := range []string{"solver", "seed", "status", "objective", "bound", "gap_pct", "wall_ms"} {
+			if _, ok := r[f]; !ok {
+				t.Errorf("row lacks field %q: %v", f, r)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in the error
+	}{
+		{"no command", nil, "no command"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
+		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
+		{"bad format", []string{"bench", "solver", "--format", "xml"}, "--format"},
+		{"zero jobs", []string{"bench", "solver", "--jobs", "0"}, "--jobs"},
+		{"negative timeout", []string{"bench", "solver", "--timeout", "-1s"}, "--timeout"},
+		{"bad racks", []string{"bench", "solver", "--racks", "0", "--seeds", "1"}, "racks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			if exitCode(err) == 0 {
+				t.Error("exit code 0")
+			}
+		})
+	}
+}
+
+func TestParseSeeds(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []uint64
+		bad  bool
+	}{
+		{in: "4", want: []uint64{4}},
+		{in: "1-3", want: []uint64{1, 2, 3}},
+		{in: "1,3,7-9", want: []uint64{1, 3, 7, 8, 9}},
+		{in: "x", bad: true},
+		{in: "3-1", bad: true},
+		{in: "1-", bad: true},
+		{in: "", bad: true},
+	}
+	for _, tc := range tests {
+		got, err := parseSeeds(tc.in)
+		if tc.bad != (err != nil) {
+			t.Errorf("parseSeeds(%q) error = %v", tc.in, err)
+			continue
+		}
+		if !tc.bad && !slices.Equal(got, tc.want) {
+			t.Errorf("parseSeeds(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
