@@ -40,8 +40,8 @@ func ExpectedUtility(c Curve, d distributions.Piecewise, starts, out []float64) 
 //
 //   - the segments wholly at or before a_0 contribute Left_0 · Σ mass, and
 //     those wholly after a_{N−1} contribute Right_{N−1} · Σ mass (prefix and
-//     suffix sums, found by a walk from the previous start's position, so
-//     sorted starts cost amortised O(1) each);
+//     suffix sums, found from the previous start's position: a few steps
+//     for sorted starts, a binary search otherwise);
 //   - every other segment is integrated piece by piece: U is linear on each
 //     piece, so a uniform mass m on [p, q] inside one piece contributes
 //     m · U(s + (p + q)/2); a point mass m at p contributes m · U(s + p),
@@ -75,27 +75,15 @@ func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 	nk := len(c.xs)
 	xFirst, xLast := c.xs[0], c.xs[nk-1]
 	uFirst, uLast := c.pieces[0].base, c.pieces[nk].base
-	jL, jR := 0, 0 // carried between starts: the walk is short for sorted starts
+	jL, jR := 0, 0 // hints carried between starts: sorted starts move them little
 	for i, s := range starts {
 		if math.IsNaN(s) {
 			out[i] = math.NaN()
 			continue
 		}
 		aFirst, aLast := xFirst-s, xLast-s
-		// jL = number of segments with Hi ≤ aFirst (Hi is non-decreasing).
-		for jL < n && r.hi[jL] <= aFirst {
-			jL++
-		}
-		for jL > 0 && r.hi[jL-1] > aFirst {
-			jL--
-		}
-		// jR = first segment with Lo > aLast (Lo is non-decreasing).
-		for jR < n && r.lo[jR] <= aLast {
-			jR++
-		}
-		for jR > 0 && r.lo[jR-1] > aLast {
-			jR--
-		}
+		jL = countAtMost(r.hi, aFirst, jL) // segments wholly at or before a_0
+		jR = countAtMost(r.lo, aLast, jR)  // first segment wholly after a_{N−1}
 		sum := 0.0
 		if uFirst != 0 {
 			sum += uFirst * r.massH[jL]
@@ -109,6 +97,38 @@ func (r *Runtime) ExpectedUtility(c Curve, starts, out []float64) []float64 {
 		out[i] = sum
 	}
 	return out
+}
+
+// countAtMost returns the number of entries ≤ x of the non-decreasing xs,
+// starting the search at hint: a few linear steps, then a binary search.
+func countAtMost(xs []float64, x float64, hint int) int {
+	const probes = 4
+	j := hint
+	for k := 0; k < probes; k++ {
+		switch {
+		case j < len(xs) && xs[j] <= x:
+			j++
+		case j > 0 && xs[j-1] > x:
+			j--
+		default:
+			return j
+		}
+	}
+	lo, hi := 0, len(xs)
+	if j < len(xs) && xs[j] <= x {
+		lo = j
+	} else {
+		hi = j
+	}
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if xs[h] <= x {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
 }
 
 // runMin is the shortest run of whole segments inside one piece that is
