@@ -34,6 +34,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s); '% of best' is then against it")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed.\n\nFlags:")
 		fs.PrintDefaults()
