@@ -54,7 +54,7 @@ func TestCapacityAgainstNaive(t *testing.T) {
 		}
 		want := naiveCapacity(nodes, jobs, ts)
 		for i := range want {
-			if math.Abs(got[i]-want[i]) > 1e-9 {
+			if math.Abs(got[i]-want[i]) > capacityTol {
 				t.Fatalf("trial %d: C[%d,%d] = %.17g, want %.17g", trial, i/len(ts), i%len(ts), got[i], want[i])
 			}
 		}
@@ -72,7 +72,7 @@ func TestCapacityAgainstNaive(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range want {
-			if math.Abs(got2[i]-want[i]) > 1e-9 {
+			if math.Abs(got2[i]-want[i]) > capacityTol {
 				t.Fatalf("trial %d (prepared): C[%d,%d] = %.17g, want %.17g", trial, i/len(ts), i%len(ts), got2[i], want[i])
 			}
 		}
@@ -115,7 +115,7 @@ func TestCapacityCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range tc.want {
-				if math.Abs(got[i]-tc.want[i]) > 1e-15 {
+				if math.Abs(got[i]-tc.want[i]) > ulpTol {
 					t.Fatalf("C = %v, want %v", got, tc.want)
 				}
 			}

@@ -64,7 +64,7 @@ func TestRRCClosedForms(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k := range tc.ts {
-				if math.Abs(got[k]-tc.want[k]) > 1e-15 {
+				if math.Abs(got[k]-tc.want[k]) > ulpTol {
 					t.Errorf("RRC(%g, %g) = %.17g, want %g", tc.ts[k], tc.elapsed, got[k], tc.want[k])
 				}
 			}
@@ -100,7 +100,7 @@ func TestRRCAgainstFormula(t *testing.T) {
 		}
 		// The direct formula subtracts from 1, so it is only accurate to a
 		// few ulps of 1 divided by the denominator.
-		tol := 1e-13 / math.Max(1e-300, 1-d.CDF(e))
+		tol := subtractTol / math.Max(1e-300, 1-d.CDF(e))
 		for k, tt := range ts {
 			if want := directRRC(d.CDF, e, tt); math.Abs(got[k]-want) > tol {
 				t.Fatalf("trial %d: RRC(%g, %g) = %.17g, want %.17g", trial, tt, e, got[k], want)
@@ -115,7 +115,7 @@ func TestRRCAgainstFormula(t *testing.T) {
 			if tt < 0 {
 				want = 0
 			}
-			if math.Abs(cons[k]-want) > 1e-13 {
+			if math.Abs(cons[k]-want) > subtractTol {
 				t.Fatalf("trial %d: Consumption(%g) = %.17g, want %.17g", trial, tt, cons[k], want)
 			}
 		}
@@ -134,7 +134,7 @@ func TestRRCGenericDist(t *testing.T) {
 		if tt > 0 {
 			want = math.Exp(-tt / 100) // memoryless
 		}
-		if math.Abs(got[k]-want) > 1e-12 {
+		if math.Abs(got[k]-want) > closeTol {
 			t.Errorf("RRC(%g) = %.17g, want %.17g", tt, got[k], want)
 		}
 	}
@@ -142,7 +142,7 @@ func TestRRCGenericDist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cons[0] != 0 || cons[1] != 1 || math.Abs(cons[3]-math.Exp(-1)) > 1e-15 {
+	if cons[0] != 0 || cons[1] != 1 || math.Abs(cons[3]-math.Exp(-1)) > ulpTol {
 		t.Errorf("Consumption = %v", cons)
 	}
 }

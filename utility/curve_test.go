@@ -75,7 +75,7 @@ func TestCurveAt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.c.At(tc.x); math.Abs(got-tc.want) > 1e-12*math.Max(1, math.Abs(tc.want)) {
+			if got := tc.c.At(tc.x); math.Abs(got-tc.want) > closeTol*math.Max(1, math.Abs(tc.want)) {
 				t.Errorf("At(%g) = %.17g, want %g", tc.x, got, tc.want)
 			}
 		})
@@ -96,7 +96,7 @@ func TestCurveAtMatchesKnots(t *testing.T) {
 				x = ks[k].X
 			}
 			got, want := c.At(x), naiveU(ks, x)
-			if math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			if math.Abs(got-want) > closeTol*math.Max(1, math.Abs(want)) {
 				t.Fatalf("curve %v: At(%g) = %.17g, want %.17g", ks, x, got, want)
 			}
 		}

@@ -89,7 +89,7 @@ func TestExpectedUtilityClosedForms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(got[0]-tc.want) > 1e-12*math.Max(1, tc.want) {
+			if math.Abs(got[0]-tc.want) > closeTol*math.Max(1, tc.want) {
 				t.Errorf("E[U(%g)] = %.17g, want %g", tc.start, got[0], tc.want)
 			}
 		})
@@ -146,7 +146,7 @@ func TestSection23(t *testing.T) {
 			for i := range eu {
 				meet += weights[i] * eu[i]
 			}
-			if miss := 1 - meet; math.Abs(miss-tc.wantMissBEFirst) > 1e-12 {
+			if miss := 1 - meet; math.Abs(miss-tc.wantMissBEFirst) > closeTol {
 				t.Errorf("BE first: SLO miss probability %.15g, want %g", miss, tc.wantMissBEFirst)
 			}
 		})
@@ -228,7 +228,7 @@ func TestExpectedUtilityEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range starts {
-		if want := bruteEU(ks, d, s); math.Abs(got[i]-want) > 1e-12*math.Max(1, want) {
+		if want := bruteEU(ks, d, s); math.Abs(got[i]-want) > closeTol*math.Max(1, want) {
 			t.Errorf("start %g: got %.17g, want %.17g", s, got[i], want)
 		}
 	}
@@ -302,7 +302,7 @@ func TestRuntimeSurvival(t *testing.T) {
 			if k < len(d) {
 				x = d[k].Lo
 			}
-			if got, want := rt.Survival(x), 1-d.CDF(x); math.Abs(got-want) > 1e-12 {
+			if got, want := rt.Survival(x), 1-d.CDF(x); math.Abs(got-want) > closeTol {
 				t.Fatalf("trial %d: S(%g) = %.17g, want %.17g", trial, x, got, want)
 			}
 		}

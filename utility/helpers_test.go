@@ -8,6 +8,23 @@ import (
 	"github.com/plannerhq/planner/distributions"
 )
 
+// Test tolerances. The package and the reference formulas round differently,
+// so exact equality is asked only where both sides are exactly
+// representable.
+const (
+	// ulpTol: closed forms on O(1) numbers that take one or two roundings.
+	ulpTol = 1e-15
+	// closeTol: closed forms and direct formulas on O(1) numbers after a
+	// few dozen roundings (sums over up to 80 segments, 1 − CDF).
+	closeTol = 1e-12
+	// subtractTol: the reference computes 1 − CDF(x), losing up to a few
+	// ulps of 1 to cancellation before anything is compared.
+	subtractTol = 1e-13
+	// capacityTol: node counts (≤ 32) minus sums over 50 jobs of RRC
+	// values, where the reference divides two cancelled differences.
+	capacityTol = 1e-9
+)
+
 // segDist is a test-only distributions.Piecewise built from segments. Its
 // CDF is computed directly from the segments so the tests can check the
 // package's own sums against it.

@@ -100,7 +100,7 @@ func TestSLOCurve(t *testing.T) {
 			if ext {
 				want = 0.5 * utility.DefaultPostDeadlineFraction * 10
 			}
-			if math.Abs(after-want) > 1e-12 {
+			if math.Abs(after-want) > closeTol {
 				t.Errorf("value 50 s late = %g, want %g", after, want)
 			}
 		})

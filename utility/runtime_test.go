@@ -24,7 +24,7 @@ func TestRuntimeDist(t *testing.T) {
 		if !slices.Equal(rt.Segments(), []distributions.Segment(d)) || rt.Len() != len(d) {
 			t.Fatalf("trial %d: Segments differ", trial)
 		}
-		if got, want := rt.Mean(), d.Mean(); math.Abs(got-want) > 1e-12*want {
+		if got, want := rt.Mean(), d.Mean(); math.Abs(got-want) > closeTol*want {
 			t.Fatalf("trial %d: Mean = %.17g, want %.17g", trial, got, want)
 		}
 		if rt.Max() != d.Max() {
@@ -35,16 +35,16 @@ func TestRuntimeDist(t *testing.T) {
 			if k < len(d) {
 				x = d[k].Lo // edges and point masses
 			}
-			if got, want := rt.CDF(x), d.CDF(x); math.Abs(got-want) > 1e-12 {
+			if got, want := rt.CDF(x), d.CDF(x); math.Abs(got-want) > closeTol {
 				t.Fatalf("trial %d: CDF(%g) = %.17g, want %.17g", trial, x, got, want)
 			}
-			if got, want := rt.Survival(x), 1-d.CDF(x); math.Abs(got-want) > 1e-12 {
+			if got, want := rt.Survival(x), 1-d.CDF(x); math.Abs(got-want) > closeTol {
 				t.Fatalf("trial %d: Survival(%g) = %.17g, want %.17g", trial, x, got, want)
 			}
 			p := r.Float64()
 			q := rt.Quantile(p)
 			// Smallest t with CDF(t) ≥ p: CDF(q) ≥ p and CDF just below q < p.
-			if d.CDF(q) < p-1e-12 || (q > 0 && d.CDF(q*(1-1e-9)-1e-9) > p+1e-12) {
+			if d.CDF(q) < p-closeTol || (q > 0 && d.CDF(q*(1-1e-9)-1e-9) > p+closeTol) {
 				t.Fatalf("trial %d: Quantile(%g) = %g, CDF there %g", trial, p, q, d.CDF(q))
 			}
 		}
@@ -78,7 +78,7 @@ func TestRuntimeDistEdges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if math.Abs(tc.got-tc.want) > 1e-15 {
+			if math.Abs(tc.got-tc.want) > ulpTol {
 				t.Errorf("got %.17g, want %g", tc.got, tc.want)
 			}
 		})
@@ -145,7 +145,7 @@ func TestRRCRuntimeMatchesPiecewise(t *testing.T) {
 		ca, _ := utility.Consumption(d, ts, nil)
 		cb, _ := utility.Consumption(rt, ts, nil)
 		for k := range ts {
-			if math.Abs(a[k]-b[k]) > 1e-12 || math.Abs(ca[k]-cb[k]) > 1e-13 {
+			if math.Abs(a[k]-b[k]) > closeTol || math.Abs(ca[k]-cb[k]) > subtractTol {
 				t.Fatalf("trial %d, t=%g: RRC %.17g vs %.17g, consumption %.17g vs %.17g", trial, ts[k], a[k], b[k], ca[k], cb[k])
 			}
 		}
