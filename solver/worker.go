@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -183,6 +184,11 @@ func serveWorker(in *os.File, out *os.File) error {
 	}
 	res, err := eng(ctx, req.Model, &s, send.incumbent)
 	close(stop)
+	if err != nil && ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		// Running out of time is an outcome, not a failure: the parent
+		// keeps whatever incumbents were sent.
+		res, err = &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}, nil
+	}
 	return send.final(res, err)
 }
 
