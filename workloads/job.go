@@ -1,0 +1,132 @@
+package workloads
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Class is a job's service class.
+type Class int
+
+const (
+	// SLO jobs have a deadline: value V if they complete by it (3sigma §3.1).
+	SLO Class = iota
+	// BestEffort jobs are latency sensitive: value decays with completion time.
+	BestEffort
+)
+
+func (c Class) String() string {
+	switch c {
+	case SLO:
+		return "slo"
+	case BestEffort:
+		return "be"
+	}
+	return "Class(" + strconv.Itoa(int(c)) + ")"
+}
+
+// MarshalText writes the class as "slo" or "be".
+func (c Class) MarshalText() ([]byte, error) {
+	if c != SLO && c != BestEffort {
+		return nil, fmt.Errorf("unknown job class %d", int(c))
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText reads "slo" or "be".
+func (c *Class) UnmarshalText(b []byte) error {
+	v, err := ParseClass(string(b))
+	if err == nil {
+		*c = v
+	}
+	return err
+}
+
+// ParseClass is the inverse of Class.String.
+func ParseClass(s string) (Class, error) {
+	switch s {
+	case "slo":
+		return SLO, nil
+	case "be":
+		return BestEffort, nil
+	}
+	return 0, fmt.Errorf("unknown job class %q (want slo or be)", s)
+}
+
+// Features are the attributes a runtime predictor may learn from
+// (3sigma §4.1): user, job name, application, submit hour/day and requested
+// resources. Empty strings mean "unknown".
+type Features struct {
+	User       string `json:"user,omitempty"`
+	Name       string `json:"name,omitempty"`
+	App        string `json:"app,omitempty"`
+	SubmitHour int    `json:"submit_hour"` // 0–23
+	SubmitDay  int    `json:"submit_day"`  // 0–6
+	// Resources is the requested resources as the trace names them (e.g.
+	// "nodes=32"); the predictor treats it as a categorical value.
+	Resources string `json:"resources,omitempty"`
+}
+
+// Job is one submitted job. Times are seconds from the workload's start.
+type Job struct {
+	ID     int     `json:"id"`
+	Submit float64 `json:"submit_s"`
+	Class  Class   `json:"class"`
+	// Nodes is the gang size: all nodes start together; they may come from
+	// several partitions of the allowed set.
+	Nodes int `json:"nodes"`
+	// Runtime is the actual runtime on preferred nodes (seconds); known to
+	// the simulator and to pointperfest only.
+	Runtime float64 `json:"runtime_s"`
+	// Deadline is the absolute completion deadline of an SLO job (seconds);
+	// zero for best-effort jobs.
+	Deadline float64 `json:"deadline_s,omitempty"`
+	// Value is the utility of completing the job (SLO: by its deadline; BE:
+	// at its submit time, decaying after).
+	Value float64 `json:"value"`
+	// Preferred lists the partitions the job prefers (ascending); empty means
+	// every partition is preferred. Off them it runs Slowdown× longer.
+	Preferred []int    `json:"preferred,omitempty"`
+	Features  Features `json:"features"`
+	// TaskDurations are optional per-task durations (seconds).
+	TaskDurations []float64 `json:"task_durations_s,omitempty"`
+}
+
+// Cluster is the simulated cluster: partitions (racks) of identical nodes.
+type Cluster struct {
+	// PartitionNodes[r] is the number of nodes of partition r.
+	PartitionNodes []int `json:"partition_nodes"`
+	// Slowdown is the runtime factor of a job that holds any node outside its
+	// preferred partitions (1.5 in the 3Sigma papers).
+	Slowdown float64 `json:"slowdown"`
+}
+
+// TotalNodes is Σ PartitionNodes.
+func (c Cluster) TotalNodes() int {
+	n := 0
+	for _, v := range c.PartitionNodes {
+		n += v
+	}
+	return n
+}
+
+// RuntimeOn is j's runtime given whether all of its nodes are preferred.
+func (c Cluster) RuntimeOn(j *Job, allPreferred bool) float64 {
+	if allPreferred {
+		return j.Runtime
+	}
+	return j.Runtime * c.Slowdown
+}
+
+// IsPreferred reports whether partition r is in j's preferred set.
+func (j *Job) IsPreferred(r int) bool {
+	if len(j.Preferred) == 0 {
+		return true
+	}
+	for _, p := range j.Preferred {
+		if p == r {
+			return true
+		}
+	}
+	return false
+}
