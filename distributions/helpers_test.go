@@ -44,10 +44,14 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)
 // fine grid over [lo, hi] and every segment edge of the Piecewise
 // arguments.
 func ksPoints(lo, hi float64, ds ...Dist) []float64 {
-	const grid = 20000
+	return ksPointsN(20000, lo, hi, ds...)
+}
+
+// ksPointsN is ksPoints with a grid of the given size.
+func ksPointsN(grid int, lo, hi float64, ds ...Dist) []float64 {
 	pts := make([]float64, 0, grid+1)
 	for i := 0; i <= grid; i++ {
-		pts = append(pts, lo+(hi-lo)*float64(i)/grid)
+		pts = append(pts, lo+(hi-lo)*float64(i)/float64(grid))
 	}
 	for _, d := range ds {
 		if p, ok := d.(Piecewise); ok {
@@ -210,7 +214,10 @@ func hasAtoms(p Piecewise) bool {
 
 // checkSegments checks the Piecewise contract: sorted, non-overlapping,
 // masses summing to 1, and CDF equal to the integral of the segments.
-func checkSegments(t *testing.T, p Piecewise) {
+func checkSegments(t *testing.T, p Piecewise) { checkSegmentsN(t, 20000, p) }
+
+// checkSegmentsN is checkSegments with a comparison grid of the given size.
+func checkSegmentsN(t *testing.T, grid int, p Piecewise) {
 	t.Helper()
 	segs := p.Segments()
 	if len(segs) == 0 {
@@ -236,13 +243,13 @@ func checkSegments(t *testing.T, p Piecewise) {
 			case s.Hi <= x:
 				c += s.Mass
 			case s.Lo < x:
-				c += s.Mass * (x - s.Lo) / (s.Hi - s.Lo)
+				c += s.Mass * ((x - s.Lo) / (s.Hi - s.Lo))
 			}
 		}
 		return c
 	}
 	lo, hi := segs[0].Lo, segs[len(segs)-1].Hi
-	pts := ksPoints(lo-1, hi+1, p)
+	pts := ksPointsN(grid, lo-1, hi+1, p)
 	if k := ks(p.CDF, segCDF, pts); k > exactTol {
 		t.Errorf("CDF differs from the integral of Segments by %v", k)
 	}
@@ -251,7 +258,7 @@ func checkSegments(t *testing.T, p Piecewise) {
 	}
 	m := 0.0
 	for _, s := range segs {
-		m += s.Mass * (s.Lo + s.Hi) / 2
+		m += s.Mass * (s.Lo/2 + s.Hi/2)
 	}
 	if relErr(p.Mean(), m) > exactTol {
 		t.Errorf("Mean = %v, segments' mean = %v", p.Mean(), m)

@@ -105,6 +105,23 @@ type Histogram struct {
 	bins     []Bin // strictly increasing centroids, counts > 0
 	count    float64
 	min, max float64
+	// inexact is set once a bin count may be fractional; then count (the
+	// running total) and Σ m_i can differ by rounding, and the model
+	// normalises by a fresh Σ m_i. With whole weights both are exact
+	// integers below 2^53 and equal, so count is used directly.
+	inexact bool
+}
+
+// mass returns the model's normaliser N = Σ m_i.
+func (h *Histogram) mass() float64 {
+	if !h.inexact {
+		return h.count
+	}
+	s := 0.0
+	for _, b := range h.bins {
+		s += b.Count
+	}
+	return s
 }
 
 var _ Piecewise = (*Histogram)(nil)
@@ -144,7 +161,10 @@ func (h *Histogram) MaxBins() int {
 	return h.maxBins
 }
 
-// Count returns the total count (sum of weights) of the values added.
+// Count returns the total count (sum of weights) of the values added. With
+// whole weights it equals the sum of the bin counts exactly; after
+// fractional weights the two can differ by rounding, and the model (CDF,
+// Segments, …) normalises by the sum of the bin counts.
 func (h *Histogram) Count() float64 { return h.count }
 
 // Len returns the number of bins in use.
@@ -182,6 +202,7 @@ func (h *Histogram) Clone() *Histogram {
 func (h *Histogram) Reset() {
 	h.bins = h.bins[:0]
 	h.count, h.min, h.max = 0, 0, 0
+	h.inexact = false
 }
 
 // Update adds one runtime v (seconds). v must be finite and ≥ 0 and the
@@ -212,6 +233,9 @@ func (h *Histogram) UpdateWeighted(v, w float64) error {
 	}
 	if w > MaxCount-h.count {
 		return fmt.Errorf("%w: histogram count would exceed %v adding weight %v", ErrInvalid, float64(MaxCount), w)
+	}
+	if w != math.Trunc(w) {
+		h.inexact = true
 	}
 	h.add(v, w)
 	return nil
@@ -322,6 +346,7 @@ func (h *Histogram) Merge(o *Histogram) error {
 		h.max = math.Max(h.max, o.max)
 	}
 	h.count += o.count
+	h.inexact = h.inexact || o.inexact
 
 	a, b := h.bins, o.bins
 	u := make([]Bin, 0, len(a)+len(b))
@@ -386,9 +411,9 @@ func (h *Histogram) below(t float64) float64 {
 		half := b[i].Count / 2
 		c := b[i].Centroid
 		if t >= c {
-			acc += half + half*(t-c)/(hi-c) // hi > t ≥ c
+			acc += half + half*((t-c)/(hi-c)) // hi > t ≥ c
 		} else if t > lo {
-			acc += half * (t - lo) / (c - lo) // c > t > lo
+			acc += half * ((t - lo) / (c - lo)) // c > t > lo
 		}
 		break
 	}
@@ -409,9 +434,9 @@ func (h *Histogram) above(t float64) float64 {
 		half := b[i].Count / 2
 		c := b[i].Centroid
 		if t < c {
-			acc += half + half*(c-t)/(c-lo) // lo ≤ t < c
+			acc += half + half*((c-t)/(c-lo)) // lo ≤ t < c
 		} else if t < hi {
-			acc += half * (hi - t) / (hi - c) // c ≤ t < hi
+			acc += half * ((hi - t) / (hi - c)) // c ≤ t < hi
 		}
 		break
 	}
@@ -428,7 +453,7 @@ func (h *Histogram) CDF(t float64) float64 {
 	case t >= h.max:
 		return 1
 	}
-	return math.Min(h.below(t)/h.count, 1)
+	return math.Min(h.below(t)/h.mass(), 1)
 }
 
 // Survival returns the model's P(T > t), summed from the upper tail (1 for
@@ -442,7 +467,7 @@ func (h *Histogram) Survival(t float64) float64 {
 	case t >= h.max:
 		return 0
 	}
-	return math.Min(h.above(t)/h.count, 1)
+	return math.Min(h.above(t)/h.mass(), 1)
 }
 
 // Sum is the paper's sum procedure: the estimated number of values ≤ b.
@@ -463,7 +488,7 @@ func (h *Histogram) Sum(b float64) float64 {
 	case n == 0:
 		return 0
 	case b < bins[0].Centroid || b >= bins[n-1].Centroid:
-		return h.count * h.CDF(b)
+		return h.mass() * h.CDF(b)
 	}
 	acc := 0.0
 	i := 0
@@ -488,11 +513,12 @@ func (h *Histogram) UniformSplits(k int) []float64 {
 	if k < 2 || n == 0 {
 		return nil
 	}
+	total := h.mass()
 	out := make([]float64, 0, k-1)
 	i, acc := 0, 0.0 // acc = Σ_{j<i} m_j
 	for j := 1; j < k; j++ {
-		s := float64(j) * h.count / float64(k)
-		if s < bins[0].Count/2 || s >= h.count-bins[n-1].Count/2 || n == 1 {
+		s := float64(j) * total / float64(k)
+		if s < bins[0].Count/2 || s >= total-bins[n-1].Count/2 || n == 1 {
 			out = append(out, h.Quantile(float64(j)/float64(k)))
 			continue
 		}
@@ -523,7 +549,7 @@ func (h *Histogram) Quantile(q float64) float64 {
 	case q >= 1:
 		return h.max
 	}
-	target := q * h.count
+	target := q * h.mass()
 	acc := 0.0
 	b := h.bins
 	for i := range b {
@@ -535,32 +561,27 @@ func (h *Histogram) Quantile(q float64) float64 {
 		lo, hi := h.edges(i)
 		c := b[i].Centroid
 		if acc+half >= target {
-			if c == lo {
-				return c
-			}
-			return math.Min(math.Max(lo+(target-acc)/half*(c-lo), lo), c)
+			return invertUniform(lo, c, (target-acc)/half)
 		}
 		acc += half
-		if hi == c {
-			return c
-		}
-		return math.Min(math.Max(c+(target-acc)/half*(hi-c), c), hi)
+		return invertUniform(c, hi, (target-acc)/half)
 	}
 	return h.max
 }
 
-// Mean returns the model's mean, Σ_i (m_i/2)·(L_i/2 + p_i + R_i/2) / N
+// Mean returns the model's mean, Σ_i (m_i/2)·((L_i + p_i)/2 + (p_i + R_i)/2) / N
 // seconds; it is the mean of Segments. NaN if empty.
 func (h *Histogram) Mean() float64 {
 	if h.count == 0 {
 		return math.NaN()
 	}
-	s := 0.0
+	s, total := 0.0, h.mass()
 	for i, b := range h.bins {
 		lo, hi := h.edges(i)
-		s += b.Count / 2 * (lo/2 + b.Centroid + hi/2) // halves' midpoints, overflow-free
+		w := b.Count / total / 2 // each half's probability; keeps every term ≤ max
+		s += w*midpoint(lo, b.Centroid) + w*midpoint(b.Centroid, hi)
 	}
-	return s / h.count
+	return math.Min(math.Max(s, h.min), h.max) // the clamp only removes rounding
 }
 
 // SampleMean returns Σ p_i·m_i / N, the exact mean of the values added up to
@@ -569,11 +590,11 @@ func (h *Histogram) SampleMean() float64 {
 	if h.count == 0 {
 		return math.NaN()
 	}
-	s := 0.0
+	s, total := 0.0, h.mass()
 	for _, b := range h.bins {
-		s += b.Centroid * b.Count
+		s += b.Centroid * (b.Count / total)
 	}
-	return s / h.count
+	return math.Min(math.Max(s, h.min), h.max)
 }
 
 // Rand draws from the model by inversion, Quantile(U) with U from r (NaN if
@@ -588,6 +609,7 @@ func (h *Histogram) Segments() []Segment {
 	if h.count == 0 {
 		return nil
 	}
+	total := h.mass()
 	out := make([]Segment, 0, 2*len(h.bins))
 	push := func(lo, hi, m float64) {
 		if n := len(out); n > 0 && lo == hi && out[n-1].Lo == lo && out[n-1].Hi == hi {
@@ -598,7 +620,7 @@ func (h *Histogram) Segments() []Segment {
 	}
 	for i, b := range h.bins {
 		lo, hi := h.edges(i)
-		half := b.Count / 2 / h.count
+		half := b.Count / 2 / total
 		push(lo, b.Centroid, half)
 		push(b.Centroid, hi, half)
 	}

@@ -171,6 +171,7 @@ func (h *Histogram) restore(rule MergeRule, maxBins int64, bins []Bin, count, lo
 	if int64(len(bins)) > maxBins {
 		return fmt.Errorf("%w: %d bins exceed max_bins %d", ErrCorrupt, len(bins), maxBins)
 	}
+	inexact := false
 	if len(bins) == 0 {
 		if count != 0 || lo != 0 || hi != 0 {
 			return fmt.Errorf("%w: empty histogram must have count, min and max 0, got %v, %v, %v", ErrCorrupt, count, lo, hi)
@@ -194,15 +195,20 @@ func (h *Histogram) restore(rule MergeRule, maxBins int64, bins []Bin, count, lo
 				return fmt.Errorf("%w: bin %d centroid %v not above bin %d centroid %v", ErrCorrupt, i, b.Centroid, i-1, bins[i-1].Centroid)
 			}
 			sum += b.Count
+			if b.Count != math.Trunc(b.Count) {
+				inexact = true
+			}
 		}
 		if !(math.Abs(sum-count) <= countTolerance*count) {
 			return fmt.Errorf("%w: bin counts sum to %v but count is %v", ErrCorrupt, sum, count)
 		}
+		inexact = inexact || sum != count
 		// The extremes are values that were added, so they lie in the first
 		// and last bins' supports; min ≤ p_1 and p_B ≤ max follow from the
 		// range check above.
 	}
 	h.rule = rule
+	h.inexact = inexact
 	h.maxBins = int(maxBins)
 	h.bins = bins
 	h.count, h.min, h.max = count, lo, hi

@@ -33,9 +33,9 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 	if math.Abs(sum-h.Count()) > countTolerance*h.Count() {
 		t.Fatalf("bins sum to %v, count %v", sum, h.Count())
 	}
-	checkSegments(t, h)
+	checkSegmentsN(t, 500, h)
 	prev := 0.0
-	for _, x := range ksPoints(h.Min(), h.Max(), h) {
+	for _, x := range ksPointsN(500, h.Min(), h.Max(), h) {
 		c, s := h.CDF(x), h.Survival(x)
 		if math.IsNaN(c) || math.IsNaN(s) || c < prev || c > 1 || math.Abs(c+s-1) > exactTol {
 			t.Fatalf("CDF(%v) = %v, Survival %v, previous CDF %v", x, c, s, prev)
@@ -56,11 +56,14 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 	}
 }
 
+// maxFuzzOps bounds the ops run per fuzz input.
+const maxFuzzOps = 2000
+
 // FuzzHistogramUpdateMerge drives two small histograms with a byte script
 // of 9-byte ops (op, float64 bits) — updates with arbitrary bit patterns
 // (NaN, ±Inf, negatives, subnormals are rejected or accepted by the rule),
-// weighted updates and merges — and checks counts are conserved exactly
-// and the invariants hold at the end.
+// weighted updates and merges — and checks counts are conserved (exactly
+// with whole weights) and the invariants hold at the end.
 func FuzzHistogramUpdateMerge(f *testing.F) {
 	le := binary.LittleEndian
 	op := func(code byte, v float64) []byte {
@@ -76,6 +79,7 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 	f.Add(uint8(3), seed)
 	f.Add(uint8(80), append(op(0, 10), op(2, 0)...))
 	f.Add(uint8(1), append(op(0, 10), op(1, 20)...))
+	f.Add(uint8(5), append(op(0x83, 10), append(op(0x88, 20), op(2, 0)...)...))
 	f.Fuzz(func(t *testing.T, maxBins uint8, script []byte) {
 		rule := WeightedGap
 		if maxBins&0x80 != 0 {
@@ -84,6 +88,10 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 		a, _ := NewHistogramRule(int(maxBins&0x7f), rule)
 		b, _ := NewHistogramRule(int(maxBins&0x7f)/2, rule)
 		wantA, wantB := 0.0, 0.0
+		frac := false
+		if len(script) > maxFuzzOps*9 { // keep each input fast; long scripts add nothing new
+			script = script[:maxFuzzOps*9]
+		}
 		for len(script) >= 9 {
 			code, v := script[0], math.Float64frombits(le.Uint64(script[1:9]))
 			script = script[9:]
@@ -110,6 +118,10 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 				wantA += wantB
 			case 3:
 				w := float64(code%7) + 1 // whole weights keep counts exact
+				if code >= 0x80 {
+					w = 0.1 + float64(code%7)/3 // fractional: counts agree up to rounding
+					frac = true
+				}
 				if err := a.UpdateWeighted(v, w); (err == nil) != valid {
 					t.Fatalf("UpdateWeighted(%v, %v): %v", v, w, err)
 				}
@@ -123,7 +135,11 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 				wantB += wantA
 			}
 		}
-		if a.Count() != wantA || b.Count() != wantB {
+		tol := 0.0
+		if frac {
+			tol = countTolerance
+		}
+		if math.Abs(a.Count()-wantA) > tol*wantA || math.Abs(b.Count()-wantB) > tol*wantB {
 			t.Fatalf("counts %v, %v; want %v, %v", a.Count(), b.Count(), wantA, wantB)
 		}
 		checkHistogramInvariants(t, a)

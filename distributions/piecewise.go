@@ -119,7 +119,7 @@ func (p *PiecewiseUniform) CDF(t float64) float64 {
 	}
 	c := p.cum[k]
 	if s := p.segs[k]; s.Lo < t {
-		c += s.Mass * (t - s.Lo) / (s.Hi - s.Lo)
+		c += s.Mass * ((t - s.Lo) / (s.Hi - s.Lo))
 	}
 	return math.Min(c, 1)
 }
@@ -138,7 +138,7 @@ func (p *PiecewiseUniform) Survival(t float64) float64 {
 	if s.Lo >= t {
 		return math.Min(p.tail[k], 1)
 	}
-	return math.Min(p.tail[k+1]+s.Mass*(s.Hi-t)/(s.Hi-s.Lo), 1)
+	return math.Min(p.tail[k+1]+s.Mass*((s.Hi-t)/(s.Hi-s.Lo)), 1)
 }
 
 // Quantile returns the smallest t with CDF(t) ≥ q. q ≤ 0 gives the lower end
@@ -158,20 +158,31 @@ func (p *PiecewiseUniform) Quantile(q float64) float64 {
 		return p.segs[len(p.segs)-1].Hi
 	}
 	s := p.segs[k]
-	if s.Lo == s.Hi {
-		return s.Lo
+	return invertUniform(s.Lo, s.Hi, (q-p.cum[k])/s.Mass)
+}
+
+// invertUniform returns the smallest float64 t in [lo, hi] whose fraction
+// (t − lo)/(hi − lo) of the way through the segment is at least frac, up to
+// one rounding: lo + frac·(hi − lo), moved up one ulp when rounding left it
+// short (which matters only when the segment is a few ulps wide).
+func invertUniform(lo, hi, frac float64) float64 {
+	if !(lo < hi) {
+		return lo
 	}
-	t := s.Lo + (q-p.cum[k])/s.Mass*(s.Hi-s.Lo)
-	return math.Min(math.Max(t, s.Lo), s.Hi)
+	t := math.Min(math.Max(lo+frac*(hi-lo), lo), hi)
+	if t < hi && (t-lo)/(hi-lo) < frac {
+		t = math.Nextafter(t, hi)
+	}
+	return t
 }
 
 // Mean returns Σ Mass_i·(Lo_i + Hi_i)/2 seconds.
 func (p *PiecewiseUniform) Mean() float64 {
 	m := 0.0
 	for _, s := range p.segs {
-		m += s.Mass * (s.Lo/2 + s.Hi/2)
+		m += s.Mass * midpoint(s.Lo, s.Hi)
 	}
-	return m
+	return math.Min(math.Max(m, p.Min()), p.Max()) // the clamp only removes rounding
 }
 
 // Min returns the lower end of the support.
@@ -195,10 +206,10 @@ func (p *PiecewiseUniform) upperPartialMean(e float64) float64 {
 			if s.Lo == s.Hi && s.Lo == e {
 				continue
 			}
-			m += s.Mass * (s.Lo/2 + s.Hi/2)
+			m += s.Mass * midpoint(s.Lo, s.Hi)
 			continue
 		}
-		m += s.Mass * (s.Hi - e) / (s.Hi - s.Lo) * (e/2 + s.Hi/2)
+		m += s.Mass * ((s.Hi - e) / (s.Hi - s.Lo)) * midpoint(e, s.Hi)
 	}
 	return m
 }
