@@ -79,7 +79,7 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 	f.Add(uint8(3), seed)
 	f.Add(uint8(80), append(op(0, 10), op(2, 0)...))
 	f.Add(uint8(1), append(op(0, 10), op(1, 20)...))
-	f.Add(uint8(5), append(op(0x83, 10), append(op(0x88, 20), op(2, 0)...)...))
+	f.Add(uint8(5), append(op(0x80, 10), append(op(0x85, 20), op(2, 0)...)...))
 	f.Fuzz(func(t *testing.T, maxBins uint8, script []byte) {
 		rule := WeightedGap
 		if maxBins&0x80 != 0 {

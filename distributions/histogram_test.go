@@ -1,9 +1,12 @@
 package distributions
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
 )
 
@@ -301,14 +304,18 @@ func TestHistogramMergeOrder(t *testing.T) {
 	}
 	r := newRand(9)
 	shuffled := r.Perm(10)
-	results := map[string]*Histogram{
-		"sequential": seq([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
-		"reversed":   seq([]int{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}),
-		"shuffled":   seq(shuffled),
-		"tree":       tree(),
+	ref := seq([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	results := []struct {
+		name string
+		h    *Histogram
+	}{
+		{"sequential", ref},
+		{"reversed", seq([]int{9, 8, 7, 6, 5, 4, 3, 2, 1, 0})},
+		{"shuffled", seq(shuffled)},
+		{"tree", tree()},
 	}
-	ref := results["sequential"]
-	for name, h := range results {
+	for _, res := range results {
+		name, h := res.name, res.h
 		if h.Count() != 100000 {
 			t.Errorf("%s: count %v", name, h.Count())
 		}
@@ -391,4 +398,107 @@ func TestHistogramSnapshotAgrees(t *testing.T) {
 	if relErr(h.Mean(), p.Mean()) > exactTol || h.Max() != p.Max() {
 		t.Errorf("Mean %v vs %v, Max %v vs %v", h.Mean(), p.Mean(), h.Max(), p.Max())
 	}
+}
+
+// referenceUpdate is a deliberately naive Algorithm 1, written straight from
+// the paper for comparison: add (v, w) as a bin, sort, and while there are
+// too many bins merge the cheapest adjacent pair (leftmost on ties).
+func referenceUpdate(bins []Bin, v, w float64, maxBins int, rule MergeRule, total float64) []Bin {
+	for i := range bins {
+		if bins[i].Centroid == v {
+			bins[i].Count += w
+			return bins
+		}
+	}
+	bins = append(bins, Bin{Centroid: v, Count: w})
+	slices.SortFunc(bins, func(a, b Bin) int { return cmp.Compare(a.Centroid, b.Centroid) })
+	for len(bins) > maxBins {
+		q, best := -1, math.Inf(1)
+		for i := 0; i+1 < len(bins); i++ {
+			cost := bins[i+1].Centroid - bins[i].Centroid
+			if rule == WeightedGap {
+				m := (bins[i].Count + bins[i+1].Count) / total
+				cost *= m * m
+			}
+			if cost < best || q < 0 {
+				q, best = i, cost
+			}
+		}
+		bins[q] = combine(bins[q], bins[q+1])
+		bins = slices.Delete(bins, q+1, q+2)
+	}
+	return bins
+}
+
+// TestHistogramMatchesReference checks the optimised Update against the
+// naive reference bin for bin, for both merge rules.
+func TestHistogramMatchesReference(t *testing.T) {
+	for _, rule := range []MergeRule{WeightedGap, PaperGap} {
+		t.Run(rule.String(), func(t *testing.T) {
+			h, err := NewHistogramRule(20, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ref []Bin
+			total := 0.0
+			r := newRand(21)
+			for i := range 5000 {
+				v := math.Round(bimodal{}.Rand(r)) // whole seconds: some repeats
+				total++
+				ref = referenceUpdate(ref, v, 1, 20, rule, total)
+				_ = h.Update(v)
+				if got := h.Bins(); !slices.Equal(got, ref) {
+					t.Fatalf("after %d updates:\n got %v\nwant %v", i+1, got, ref)
+				}
+			}
+		})
+	}
+}
+
+// TestHistogramPaperRuleKS records how the paper's closest-gap rule does on
+// the same heavy-tailed input as TestHistogramKS (the reason WeightedGap is
+// the default). It asserts only that the paper rule is worse.
+func TestHistogramPaperRuleKS(t *testing.T) {
+	ln := LogNormal{Mu: 7, Sigma: 1.2}
+	paper, _ := NewHistogramRule(DefaultMaxBins, PaperGap)
+	weighted := NewHistogram(DefaultMaxBins)
+	r := newRand(11)
+	for range 100000 {
+		v := ln.Rand(r)
+		_ = paper.Update(v)
+		_ = weighted.Update(v)
+	}
+	pts := ksPoints(0, ln.Quantile(0.9999), paper, weighted)
+	kp, kw := ks(paper.CDF, ln.CDF, pts), ks(weighted.CDF, ln.CDF, pts)
+	t.Logf("lognormal(7, 1.2), 1e5 samples, 80 bins: KS paper gap %.4f, weighted gap %.4f", kp, kw)
+	if !(kw < kp) {
+		t.Errorf("weighted gap (%v) should beat the paper's gap rule (%v) on heavy tails", kw, kp)
+	}
+}
+
+// TestHistogramConcurrentReaders runs the read-only methods from several
+// goroutines at once; under -race this checks that reads do not write.
+func TestHistogramConcurrentReaders(t *testing.T) {
+	h := histogramOf(t, 10000, 4, bimodal{}.Rand)
+	want := h.CDF(1000)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := newRand(uint64(g))
+			for range 1000 {
+				if h.CDF(1000) != want {
+					t.Error("CDF changed under concurrent reads")
+					return
+				}
+				_ = h.Quantile(r.Float64())
+				_ = h.Segments()
+				_ = h.Mean()
+				_ = h.Rand(r)
+				_, _ = h.MarshalBinary()
+			}
+		}()
+	}
+	wg.Wait()
 }
