@@ -93,7 +93,6 @@ func rrcChecked(d distributions.Dist, elapsed float64, ts []float64, asc bool, o
 		return 0, err
 	}
 	var se float64
-	var segs []distributions.Segment
 	switch d := d.(type) {
 	case nil:
 		return 0, fmt.Errorf("%w: nil distribution", ErrInvalid)
@@ -101,32 +100,33 @@ func rrcChecked(d distributions.Dist, elapsed float64, ts []float64, asc bool, o
 		if d.Len() == 0 {
 			return 0, errEmptyRuntime
 		}
-		se = d.Survival(elapsed)
+		if se = d.Survival(elapsed); se > 0 {
+			nz = d.survivalInto(elapsed, ts, asc, out)
+		}
 	case distributions.Piecewise:
-		segs = d.Segments()
+		segs := d.Segments()
 		if err := validateSegments(segs); err != nil {
 			return 0, err
 		}
-		se = segSurvival(segs, elapsed)
+		if asc {
+			// One walk down from the top gives S(e + t), then S(e).
+			nz, se = segSurvivalWalk(segs, elapsed, ts, out)
+		} else if se = segSurvival(segs, elapsed); se > 0 {
+			nz = segSurvivalInto(segs, elapsed, ts, false, out)
+		}
 	default:
-		se = clamp01(d.Survival(elapsed))
+		if se = clamp01(d.Survival(elapsed)); se > 0 {
+			for k, t := range ts {
+				out[k] = d.Survival(elapsed + t)
+			}
+			nz = len(ts)
+		}
 	}
 	if !(se > 0) { // outlived: hold the nodes over the whole horizon
 		for k := range out {
 			out[k] = 1
 		}
 		return len(out), nil
-	}
-	switch rt, _ := d.(*Runtime); {
-	case rt != nil:
-		nz = rt.survivalInto(elapsed, ts, asc, out)
-	case segs != nil:
-		nz = segSurvivalInto(segs, elapsed, ts, asc, out)
-	default:
-		for k, t := range ts {
-			out[k] = d.Survival(elapsed + t)
-		}
-		nz = len(ts)
 	}
 	inv := 1 / se
 	for k, t := range ts[:nz] {
@@ -250,11 +250,19 @@ func segSurvivalInto(segs []distributions.Segment, shift float64, ts []float64, 
 		}
 		return len(ts)
 	}
-	nz := 0
+	nz, _ := segSurvivalWalk(segs, shift, ts, out)
+	return nz
+}
+
+// segSurvivalWalk writes P(T > shift + ts[k]) for valid segments and
+// ascending ts, walking once from the largest time down and adding masses
+// from the right. It returns nz (out[nz:] is all zero) and
+// s0 = P(T > shift): the walk's last stop when ts[0] ≥ 0, a separate scan
+// otherwise.
+func segSurvivalWalk(segs []distributions.Segment, shift float64, ts, out []float64) (nz int, s0 float64) {
 	j := len(segs) - 1
 	acc := 0.0 // Σ masses of segments j+1… wholly above x
-	for k := len(ts) - 1; k >= 0; k-- {
-		x := shift + ts[k]
+	at := func(x float64) float64 {
 		for j >= 0 && (segs[j].Lo > x || (segs[j].Lo == x && segs[j].Hi > segs[j].Lo)) {
 			acc += segs[j].Mass
 			j--
@@ -264,12 +272,19 @@ func segSurvivalInto(segs []distributions.Segment, shift float64, ts []float64, 
 			s := segs[j]
 			v += s.Mass * ((s.Hi - x) / (s.Hi - s.Lo))
 		}
+		return v
+	}
+	for k := len(ts) - 1; k >= 0; k-- {
+		v := at(shift + ts[k])
 		out[k] = v
 		if v > 0 && nz == 0 {
 			nz = k + 1
 		}
 	}
-	return nz
+	if len(ts) == 0 || ts[0] >= 0 {
+		return nz, at(shift)
+	}
+	return nz, segSurvival(segs, shift)
 }
 
 func clamp01(x float64) float64 {
