@@ -342,6 +342,7 @@ func cbcSolve(ctx context.Context, m *Model, s *Settings, inc func(x []float64))
 			(seconds == 0 || wall.Seconds() < 0.9*seconds) {
 			r.Status = Infeasible
 			r.TimeLimited = false
+			r.Bound = math.NaN()
 		}
 		r.Gap = math.NaN()
 		return r, raw, nil

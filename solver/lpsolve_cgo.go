@@ -100,6 +100,7 @@ static double pl_lps_inf(double v, double inf) {
 }
 
 static void pl_lps_solve(pl_lps_job *j) {
+	j->bound = 1e30; // none until the root LP is solved
 	lprec *lp = make_lp(j->nrows, 0);
 	if (lp == NULL) {
 		j->ret = NOMEMORY;
@@ -128,6 +129,15 @@ static void pl_lps_solve(pl_lps_job *j) {
 			n++;
 		}
 		ok = add_columnex(lp, n, col, rowno);
+		// Building a large model takes a while (0.14 s for 1.1M nonzeros):
+		// honour the limits here too.
+		if ((c & 255) == 255 && pl_lps_abort(lp, j)) {
+			free(col);
+			free(rowno);
+			delete_lp(lp);
+			j->ret = USERABORT;
+			return;
+		}
 	}
 	free(col);
 	free(rowno);
