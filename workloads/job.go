@@ -90,6 +90,11 @@ type Job struct {
 	Features  Features `json:"features"`
 	// TaskDurations are optional per-task durations (seconds).
 	TaskDurations []float64 `json:"task_durations_s,omitempty"`
+	// Kind is the generator's job class label (e.g. the runtime class
+	// "short" … "very-long" of the Google-like generator), for reports and
+	// per-kind statistics. It is derived from the runtime model, so it is
+	// not a predictor feature; empty when unknown.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Cluster is the simulated cluster: partitions (racks) of identical nodes.

@@ -1,0 +1,170 @@
+package workloads
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	p := DefaultGoogleParams()
+	p.HistoryJobs = 500
+	tests := []struct {
+		name string
+		w    *Workload
+	}{
+		{"small", smallWorkload()},
+		{"google defaults", generate(t, p)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			first := encode(t, tc.w)
+			got, err := Read(bytes.NewReader(first))
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if !reflect.DeepEqual(got.Jobs, tc.w.Jobs) || !reflect.DeepEqual(got.History, tc.w.History) {
+				t.Errorf("jobs differ after the round trip")
+			}
+			if second := encode(t, got); !bytes.Equal(first, second) {
+				t.Errorf("Write(Read(file)) is not byte-identical to the file")
+			}
+			if n := bytes.Count(first, []byte("\n")); n != 1+len(tc.w.History)+len(tc.w.Jobs) {
+				t.Errorf("file has %d lines, want 1 + %d + %d", n, len(tc.w.History), len(tc.w.Jobs))
+			}
+		})
+	}
+}
+
+func TestWriteSetsCountsAndMarksHistory(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(string(encode(t, smallWorkload()))), "\n")
+	if !strings.Contains(lines[0], `"jobs":3,"history_jobs":1`) {
+		t.Errorf("header %s lacks the job counts", lines[0])
+	}
+	if !strings.Contains(lines[1], `"history":true`) {
+		t.Errorf("history line %s lacks \"history\":true", lines[1])
+	}
+	for _, l := range lines[2:] {
+		if strings.Contains(l, `"history"`) {
+			t.Errorf("window line %s carries a history marker", l)
+		}
+	}
+}
+
+// TestReadMalformed replaces one line of a valid small file (line 1 is the
+// header, 2 the history job, 3–5 the window jobs) and checks the error
+// names that line and the problem.
+func TestReadMalformed(t *testing.T) {
+	valid := strings.Split(strings.TrimSuffix(string(encode(t, smallWorkload())), "\n"), "\n")
+	job := func(fields string) string {
+		return `{"id":1,"submit_s":30,"class":"be","runtime_s":60,"value":1,"features":{"submit_hour":0,"submit_day":0}` + fields + `}`
+	}
+	tests := []struct {
+		name    string
+		line    int    // line to replace (1-based); 0 appends
+		text    string // replacement; "" deletes the line
+		wantErr string
+	}{
+		{"zero nodes", 4, job(`,"nodes":0`), "workload line 4: job 1: nodes must be ≥ 1, got 0"},
+		{"wider than cluster", 4, job(`,"nodes":9`), "workload line 4: job 1: nodes must be ≤ cluster size 8, got 9"},
+		{"zero runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":0`, 1), "line 4: job 1: runtime_s must be finite and > 0, got 0"},
+		{"negative submit", 4, strings.Replace(job(`,"nodes":1`), `"submit_s":30`, `"submit_s":-1`, 1), "line 4: job 1: submit_s must be in [0, window_s=3600), got -1"},
+		{"submit past window", 5, strings.Replace(job(`,"nodes":1`), `"id":1,"submit_s":30`, `"id":2,"submit_s":3600`, 1), "line 5: job 2: submit_s must be in [0, window_s=3600)"},
+		{"deadline before submit", 4, strings.Replace(job(`,"nodes":1,"deadline_s":30`), `"class":"be"`, `"class":"slo"`, 1), "line 4: job 1: SLO deadline must be finite and > submit 30, got 30"},
+		{"be with deadline", 4, job(`,"nodes":1,"deadline_s":99`), "line 4: job 1: best-effort jobs have no deadline"},
+		{"preferred out of range", 4, job(`,"nodes":1,"preferred":[0,2]`), "line 4: job 1: preferred partition 2 out of range [0, 2)"},
+		{"preferred unsorted", 4, job(`,"nodes":1,"preferred":[1,0]`), "line 4: job 1: preferred partitions must be strictly ascending"},
+		{"duplicate id", 4, strings.Replace(job(`,"nodes":1`), `"id":1`, `"id":0`, 1), "line 4: duplicate job id 0"},
+		{"unsorted", 4, job(`,"nodes":1`) + "\n" + strings.Replace(job(`,"nodes":1`), `"id":1,"submit_s":30`, `"id":5,"submit_s":10`, 1), "line 5: job 5: jobs not sorted by submit (10 after 30)"},
+		{"unknown class", 4, strings.Replace(job(`,"nodes":1`), `"be"`, `"batch"`, 1), `line 4: bad JSON: unknown job class "batch"`},
+		{"unknown field", 4, job(`,"nodes":1,"tasks":3`), `line 4: bad JSON: json: unknown field "tasks"`},
+		{"not JSON", 3, "nodes=1", "workload line 3: bad JSON"},
+		{"trailing data", 3, valid[2] + " {}", "workload line 3: bad JSON: trailing data"},
+		{"blank line", 3, " ", "workload line 3: blank line"},
+		{"bad hour", 4, strings.Replace(job(`,"nodes":1`), `"submit_hour":0`, `"submit_hour":24`, 1), "line 4: job 1: submit_hour must be 0–23, got 24"},
+		{"history not negative", 2, strings.Replace(valid[1], `"submit_s":-100`, `"submit_s":0`, 1), "line 2: job 10: history jobs must have submit_s < 0, got 0"},
+		{"history after window", 0, strings.Replace(valid[1], `"id":10`, `"id":11`, 1), "line 6: history job after window jobs"},
+		{"too many jobs", 0, strings.Replace(valid[4], `"id":2`, `"id":3`, 1), "line 6: more jobs than the header's 3"},
+		{"truncated", 5, "", "file ends after line 4 with 2 jobs and 1 history jobs, header says 3 and 1 (truncated?)"},
+		{"bad version", 1, strings.Replace(valid[0], `"version":1`, `"version":2`, 1), "workload line 1: unsupported version 2 (want 1)"},
+		{"no partitions", 1, strings.Replace(valid[0], `"partition_nodes":[4,4]`, `"partition_nodes":[]`, 1), "workload line 1: cluster must have ≥ 1 partition, got 0"},
+		{"empty partition", 1, strings.Replace(valid[0], `"partition_nodes":[4,4]`, `"partition_nodes":[4,0]`, 1), "workload line 1: cluster partition 1 must have 1…16777216 nodes, got 0"},
+		{"slowdown below 1", 1, strings.Replace(valid[0], `"slowdown":1.5`, `"slowdown":0.5`, 1), "workload line 1: cluster slowdown must be finite and ≥ 1, got 0.5"},
+		{"zero window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be finite and > 0, got 0"},
+		{"header not JSON", 1, "version 1", "workload line 1: header: bad JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := append([]string(nil), valid...)
+			switch {
+			case tc.line == 0:
+				lines = append(lines, tc.text)
+			case tc.text == "":
+				lines = append(lines[:tc.line-1], lines[tc.line:]...)
+			default:
+				lines[tc.line-1] = tc.text
+			}
+			_, err := Read(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+			if err == nil {
+				t.Fatalf("Read accepted the file, want error %q", tc.wantErr)
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error %q does not contain %q", err, tc.wantErr)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %q does not match ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestReadEmptyAndLongLines(t *testing.T) {
+	if _, err := Read(strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "workload line 1: empty input") {
+		t.Errorf("empty input: got %v", err)
+	}
+	long := strings.Repeat(" ", MaxLineBytes+1)
+	if _, err := Read(strings.NewReader(long)); err == nil || !strings.Contains(err.Error(), "workload line 1: line longer than") {
+		t.Errorf("long line: got %v", err)
+	}
+}
+
+func TestReadLineErrorCarriesLine(t *testing.T) {
+	_, err := Read(strings.NewReader("{}\n"))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 1 {
+		t.Fatalf("got %v, want a *LineError for line 1", err)
+	}
+}
+
+func TestWriteRejectsInvalid(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(w *Workload)
+		wantErr string
+	}{
+		{"zero nodes", func(w *Workload) { w.Jobs[1].Nodes = 0 }, "workload line 4: job 1: nodes must be ≥ 1, got 0"},
+		{"nan runtime", func(w *Workload) { w.Jobs[0].Runtime = nan() }, "workload line 3: job 0: runtime_s must be finite and > 0, got NaN"},
+		{"history in window", func(w *Workload) { w.History[0].Submit = 5 }, "workload line 2: job 10: history jobs must have submit_s < 0"},
+		{"unknown class", func(w *Workload) { w.Jobs[2].Class = 7 }, "workload line 5: job 2: unknown class 7"},
+		{"no cluster", func(w *Workload) { w.Header.Cluster = Cluster{} }, "workload line 1: cluster must have ≥ 1 partition"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := smallWorkload()
+			tc.mutate(w)
+			var buf bytes.Buffer
+			err := Write(&buf, w)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Write: got %v, want %q", err, tc.wantErr)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("Write wrote %d bytes of an invalid workload", buf.Len())
+			}
+		})
+	}
+	if err := Write(&bytes.Buffer{}, nil); err == nil {
+		t.Error("Write(nil) succeeded")
+	}
+}

@@ -1,0 +1,404 @@
+package workloads
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// GeneratorGoogle is the Header.Generator of GenerateGoogle's workloads.
+const GeneratorGoogle = "google"
+
+// GoogleParams configure GenerateGoogle. Start from DefaultGoogleParams:
+// zero values are not replaced by defaults, they are validated as given.
+type GoogleParams struct {
+	// Nodes is the cluster size, split into Racks equal racks (the first
+	// Nodes mod Racks racks get one node more).
+	Nodes int `json:"nodes"`
+	Racks int `json:"racks"`
+	// Hours is the window length; jobs are submitted in [0, Hours·3600 s).
+	Hours float64 `json:"hours"`
+	// Load is offered node-hours / (Nodes · Hours), SLO and BE together.
+	Load float64 `json:"load"`
+	// SLOShare is the part of Load offered by SLO jobs (0.5: an even mix).
+	SLOShare float64 `json:"slo_share"`
+	// SlackPct is the set deadline slacks are drawn from, uniformly, in
+	// percent: deadline = submit + runtime · (1 + slack/100).
+	SlackPct []float64 `json:"slack_pct"`
+	Seed     uint64    `json:"seed"`
+	// PreferredFraction of the racks (rounded to whole racks, at least one)
+	// is the random preferred set of each SLO job; BE jobs prefer all racks.
+	PreferredFraction float64 `json:"preferred_fraction"`
+	// Slowdown is the runtime factor off the preferred racks.
+	Slowdown float64 `json:"slowdown"`
+	// ArrivalSCV is the squared coefficient of variation c²a of the
+	// inter-arrival times (hyperexponential H2 with balanced means; 1 is
+	// Poisson arrivals).
+	ArrivalSCV float64 `json:"arrival_scv"`
+	// HistoryJobs is the number of pre-training jobs submitted before the
+	// window, from the same catalogue of job names but before drift.
+	HistoryJobs int `json:"history_jobs"`
+
+	// Prediction-difficulty knobs (see the package's calibration test).
+
+	// Drift is the standard deviation of the per-name change of ln(median
+	// runtime) between history and window (0.1 ≈ ±10%).
+	Drift float64 `json:"drift"`
+	// OutlierShare of jobs (history and window) run in another mode: their
+	// runtime is multiplied or divided (even odds) by a factor drawn
+	// log-uniformly from [OutlierMin, OutlierMax].
+	OutlierShare float64 `json:"outlier_share"`
+	OutlierMin   float64 `json:"outlier_min"`
+	OutlierMax   float64 `json:"outlier_max"`
+	// VariableShare of the jobs come from "variable" job names, whose
+	// lognormal σ is drawn from [0.4, 0.8] instead of [0.05, 0.25].
+	VariableShare float64 `json:"variable_share"`
+
+	// SLOValue and BEValue are the values of SLO and BE jobs. With
+	// ValuePerNodeHour they are per node-hour of the job's expected size
+	// (nodes × its name's median runtime in history, known at submit);
+	// otherwise constants.
+	SLOValue         float64 `json:"slo_value"`
+	BEValue          float64 `json:"be_value"`
+	ValuePerNodeHour bool    `json:"value_per_node_hour"`
+}
+
+// DefaultGoogleParams are the E2E defaults of 3Sigma §5 on RC256: 256
+// nodes in 8 racks, 5 hours, load 1.4 (SLO 0.7 + BE 0.7), slack
+// {20,40,60,80}%, SLO jobs preferring 6 of 8 racks with a 1.5× slowdown
+// elsewhere, c²a = 4, and 3000 history jobs.
+func DefaultGoogleParams() GoogleParams {
+	return GoogleParams{
+		Nodes:             256,
+		Racks:             8,
+		Hours:             5,
+		Load:              1.4,
+		SLOShare:          0.5,
+		SlackPct:          []float64{20, 40, 60, 80},
+		Seed:              1,
+		PreferredFraction: 0.75,
+		Slowdown:          1.5,
+		ArrivalSCV:        4,
+		HistoryJobs:       3000,
+		Drift:             0.1,
+		OutlierShare:      0.05,
+		OutlierMin:        2.5,
+		OutlierMax:        8,
+		VariableShare:     0.15,
+		SLOValue:          1000,
+		BEValue:           100,
+	}
+}
+
+// maxGeneratedJobs bounds a generation (window or history) so absurd
+// parameters fail instead of exhausting memory; the default window has
+// about 1,500 jobs.
+const maxGeneratedJobs = 1_000_000
+
+// Validate reports the first bad parameter.
+func (p *GoogleParams) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("google workload: "+format+": %w", append(args, ErrInvalid)...)
+	}
+	switch {
+	case p.Nodes < 1:
+		return bad("nodes must be ≥ 1, got %d", p.Nodes)
+	case p.Racks < 1 || p.Racks > p.Nodes:
+		return bad("racks must be in [1, nodes=%d], got %d", p.Nodes, p.Racks)
+	case !finite(p.Hours) || p.Hours <= 0:
+		return bad("hours must be > 0, got %v", p.Hours)
+	case !finite(p.Load) || p.Load <= 0:
+		return bad("load must be > 0, got %v", p.Load)
+	case !(p.SLOShare >= 0 && p.SLOShare <= 1):
+		return bad("slo share must be in [0, 1], got %v", p.SLOShare)
+	case len(p.SlackPct) == 0:
+		return bad("slack set is empty")
+	case !(p.PreferredFraction > 0 && p.PreferredFraction <= 1):
+		return bad("preferred fraction must be in (0, 1], got %v", p.PreferredFraction)
+	case !finite(p.Slowdown) || p.Slowdown < 1:
+		return bad("slowdown must be ≥ 1, got %v", p.Slowdown)
+	case !finite(p.ArrivalSCV) || p.ArrivalSCV < 1:
+		return bad("arrival c² must be ≥ 1 (H2 arrivals), got %v", p.ArrivalSCV)
+	case p.HistoryJobs < 0 || p.HistoryJobs > maxGeneratedJobs:
+		return bad("history jobs must be in [0, %d], got %d", maxGeneratedJobs, p.HistoryJobs)
+	case !finite(p.Drift) || p.Drift < 0:
+		return bad("drift must be ≥ 0, got %v", p.Drift)
+	case !(p.OutlierShare >= 0 && p.OutlierShare <= 1):
+		return bad("outlier share must be in [0, 1], got %v", p.OutlierShare)
+	case !finite(p.OutlierMax) || !(p.OutlierMin >= 1 && p.OutlierMin <= p.OutlierMax):
+		return bad("outlier factors must satisfy 1 ≤ min ≤ max, got [%v, %v]", p.OutlierMin, p.OutlierMax)
+	case !(p.VariableShare >= 0 && p.VariableShare <= 1):
+		return bad("variable share must be in [0, 1], got %v", p.VariableShare)
+	case !finite(p.SLOValue) || p.SLOValue < 0 || !finite(p.BEValue) || p.BEValue < 0:
+		return bad("values must be ≥ 0, got slo %v, be %v", p.SLOValue, p.BEValue)
+	}
+	for _, s := range p.SlackPct {
+		if !finite(s) || s < 0 {
+			return bad("slack must be ≥ 0%%, got %v", s)
+		}
+	}
+	return nil
+}
+
+// Cluster is the cluster the parameters describe.
+func (p *GoogleParams) Cluster() Cluster {
+	parts := make([]int, p.Racks)
+	for r := range parts {
+		parts[r] = p.Nodes / p.Racks
+		if r < p.Nodes%p.Racks {
+			parts[r]++
+		}
+	}
+	return Cluster{PartitionNodes: parts, Slowdown: p.Slowdown}
+}
+
+// GenerateGoogle generates a Google-trace-like E2E workload following
+// 3Sigma §5 (the model is described in google_model.go):
+//
+//   - a catalogue of job names in four runtime classes (short, medium,
+//     long, very-long, as k-means over runtimes would give), each name with
+//     a user, an application, a lognormal runtime and a typical gang size;
+//     classes are drawn by their job shares and names by Zipf popularity;
+//   - gang sizes heavy-tailed (bounded Pareto); jobs wider than the cluster
+//     are filtered out;
+//   - arrivals H2 with c²a = ArrivalSCV, time-scaled so the jobs exactly
+//     fill the window: jobs are drawn until the offered node-seconds of
+//     each class reach its target (SLO: Load·SLOShare, BE: the rest) within
+//     0.2%, each job going to the class furthest below its target;
+//   - SLO jobs: deadline = submit + runtime·(1 + slack), slack uniform
+//     from SlackPct; preferred racks a random PreferredFraction of them;
+//   - HistoryJobs pre-training jobs before the window from the same names
+//     before their drift.
+//
+// Window jobs have ids 0…n−1 in submit order, history jobs the ids after.
+// The same parameters give the same workload (and file) on every run.
+func GenerateGoogle(p GoogleParams) (*Workload, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	p.SlackPct = slices.Clone(p.SlackPct)
+	params, err := json.Marshal(&p)
+	if err != nil {
+		return nil, fmt.Errorf("google workload: %w", err)
+	}
+	cl := p.Cluster()
+	window := p.Hours * 3600
+	cat := newCatalog(&p, rand.New(rand.NewPCG(p.Seed, 1)))
+	g := &googleGen{p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV)}
+
+	jobs, gaps, err := g.window(rand.New(rand.NewPCG(p.Seed, 2)), window)
+	if err != nil {
+		return nil, err
+	}
+	// Scale unit-mean gaps so that the arrival after the last job falls on
+	// the window's end: all jobs are in [0, window), and scaling keeps c²a.
+	total := 0.0
+	for _, x := range gaps {
+		total += x
+	}
+	scale := window / total
+	t := 0.0
+	for i := range jobs {
+		t += gaps[i] * scale
+		jobs[i].Submit = min(floorMS(t), math.Nextafter(window, 0))
+	}
+	history := g.history(rand.New(rand.NewPCG(p.Seed, 3)), scale)
+
+	w := &Workload{
+		Header: Header{
+			Version:   FormatVersion,
+			Generator: GeneratorGoogle,
+			Params:    params,
+			Seed:      p.Seed,
+			Cluster:   cl,
+			WindowS:   window,
+		},
+		History: history,
+		Jobs:    jobs,
+	}
+	for i := range w.Jobs {
+		g.finish(&w.Jobs[i], i)
+	}
+	for i := range w.History {
+		g.finish(&w.History[i], len(w.Jobs)+i)
+	}
+	w.Header.Jobs, w.Header.HistoryJobs = len(w.Jobs), len(w.History)
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("google workload: generated an invalid workload (bug): %w", err)
+	}
+	return w, nil
+}
+
+// googleGen holds one generation's parameters and catalogue.
+type googleGen struct {
+	p        *GoogleParams
+	cat      *catalog
+	cluster  Cluster
+	arrivals h2
+}
+
+// loadTolerance is how close (relative) each class's offered work gets to
+// its target: a job that would overshoot by more is redrawn. 0.2% of the
+// default window's 896 node-hours per class is 1.8 node-hours, above the
+// median job, so few redraws happen and only at the very end.
+const loadTolerance = 0.002
+
+// maxRedraws stops a class that cannot be filled closer than loadTolerance
+// (targets smaller than any job) after this many consecutive redraws.
+const maxRedraws = 10_000
+
+// window draws the window's jobs (without submit times) and one unit-mean
+// gap per job plus the gap after the last.
+func (g *googleGen) window(rng *rand.Rand, window float64) ([]Job, []float64, error) {
+	capacity := float64(g.p.Nodes) * window // node-seconds
+	target := [2]float64{
+		SLO:        g.p.Load * g.p.SLOShare * capacity,
+		BestEffort: g.p.Load * (1 - g.p.SLOShare) * capacity,
+	}
+	var work [2]float64
+	var jobs []Job
+	var gaps []float64
+	open := func(c Class) bool { return target[c] > 0 && work[c] < target[c]*(1-loadTolerance) }
+	for redraws := 0; (open(SLO) || open(BestEffort)) && redraws < maxRedraws; {
+		j := g.job(rng, true)
+		w := float64(j.Nodes) * j.Runtime
+		// The class furthest below its target (relative) takes the job if it
+		// fits; otherwise the other one, if open and it fits there.
+		first, second := SLO, BestEffort
+		if !open(SLO) || (open(BestEffort) && work[BestEffort]/target[BestEffort] < work[SLO]/target[SLO]) {
+			first, second = BestEffort, SLO
+		}
+		c := Class(-1)
+		for _, k := range []Class{first, second} {
+			if open(k) && work[k]+w <= target[k]*(1+loadTolerance) {
+				c = k
+				break
+			}
+		}
+		if c < 0 {
+			redraws++
+			continue
+		}
+		redraws = 0
+		if len(jobs) >= maxGeneratedJobs {
+			return nil, nil, fmt.Errorf("google workload: more than %d jobs: %w", maxGeneratedJobs, ErrInvalid)
+		}
+		j.Class = c
+		work[c] += w
+		jobs = append(jobs, j)
+		gaps = append(gaps, g.arrivals.sample(rng))
+	}
+	gaps = append(gaps, g.arrivals.sample(rng))
+	return jobs, gaps, nil
+}
+
+// history draws the pre-training jobs, submitted before 0 at the window's
+// arrival rate (gap scale), in submit order.
+func (g *googleGen) history(rng *rand.Rand, scale float64) []Job {
+	n := g.p.HistoryJobs
+	jobs := make([]Job, n)
+	t := 0.0
+	for i := n - 1; i >= 0; i-- {
+		t -= g.arrivals.sample(rng) * scale
+		jobs[i] = g.job(rng, false)
+		jobs[i].Submit = floorMS(t)
+		jobs[i].Class = BestEffort
+		if rng.Float64() < g.p.SLOShare {
+			jobs[i].Class = SLO
+		}
+	}
+	return jobs
+}
+
+// job draws one job's name, size and runtime (class and submit are set by
+// the caller); inWindow selects the drifted runtime model. Sizes wider than
+// the cluster are filtered out by drawing again.
+func (g *googleGen) job(rng *rand.Rand, inWindow bool) Job {
+	for {
+		n := g.cat.pick(rng)
+		nodes := n.nodes
+		switch u := rng.Float64(); {
+		case u < 0.15:
+			nodes = max(1, nodes/2)
+		case u < 0.30:
+			nodes *= 2
+		}
+		if nodes > g.p.Nodes {
+			continue
+		}
+		mu := n.mu
+		if inWindow {
+			mu += n.drift
+		}
+		rt := math.Exp(mu + n.sigma*rng.NormFloat64())
+		if rng.Float64() < g.p.OutlierShare {
+			f := logUniform(rng, g.p.OutlierMin, g.p.OutlierMax)
+			if rng.Float64() < 0.5 {
+				f = 1 / f
+			}
+			rt *= f
+		}
+		rt = min(maxRuntime, max(minRuntime, roundMS(rt)))
+		return Job{
+			Nodes:   nodes,
+			Runtime: rt,
+			Kind:    n.class.kind,
+			Features: Features{
+				User:      n.user,
+				Name:      n.name,
+				App:       n.app,
+				Resources: fmt.Sprintf("nodes=%d", nodes),
+			},
+		}
+	}
+}
+
+// minRuntime and maxRuntime clamp generated runtimes (seconds): the
+// lognormal tails times an outlier factor would otherwise reach days.
+const (
+	minRuntime = 1.0
+	maxRuntime = 24 * 3600.0
+)
+
+// finish sets id, deadline, preferred racks, value and the submit-time
+// features. Its random draws come from a stream per job id so they do not
+// depend on how many jobs came before.
+func (g *googleGen) finish(j *Job, id int) {
+	rng := rand.New(rand.NewPCG(g.p.Seed, 1<<32|uint64(id)))
+	j.ID = id
+	j.Features.SubmitHour = int(math.Floor(mod(j.Submit/3600, 24)))
+	j.Features.SubmitDay = int(math.Floor(mod(j.Submit/86400, 7)))
+	j.Value = g.p.BEValue
+	if j.Class == SLO {
+		j.Value = g.p.SLOValue
+		slack := g.p.SlackPct[rng.IntN(len(g.p.SlackPct))]
+		j.Deadline = roundMS(j.Submit + j.Runtime*(1+slack/100))
+		if j.Deadline <= j.Submit {
+			j.Deadline = j.Submit + 0.001
+		}
+		racks := len(g.cluster.PartitionNodes)
+		k := max(1, int(math.Round(g.p.PreferredFraction*float64(racks))))
+		if k < racks {
+			j.Preferred = rng.Perm(racks)[:k]
+			slices.Sort(j.Preferred)
+		}
+	}
+	if g.p.ValuePerNodeHour {
+		// Expected size known at submit: nodes × the name's median runtime.
+		j.Value *= float64(j.Nodes) * g.cat.byName[j.Features.Name].median() / 3600
+	}
+}
+
+// mod is x mod m in [0, m) for m > 0.
+func mod(x, m float64) float64 {
+	r := math.Mod(x, m)
+	if r < 0 {
+		r += m
+	}
+	if r >= m { // -tiny mod m rounds to m
+		r = 0
+	}
+	return r
+}

@@ -1,0 +1,205 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrInvalid is matched (errors.Is) by every error that reports a workload
+// breaking a rule of the format or of the job model.
+var ErrInvalid = errors.New("workloads: invalid workload")
+
+// Bounds that keep a hostile header from overflowing node counts.
+const (
+	maxPartitions     = 1 << 16
+	maxPartitionNodes = 1 << 24
+)
+
+// LineError is a problem on one line of a workload file (line 1 is the
+// header). It matches ErrInvalid.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("workload line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the problem.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Is reports target == ErrInvalid: every line error is invalid input.
+func (e *LineError) Is(target error) bool { return target == ErrInvalid }
+
+func lineErr(line int, err error) error { return &LineError{Line: line, Err: err} }
+
+// ruleError is a broken rule; its text is the whole message.
+type ruleError struct{ msg string }
+
+func (e *ruleError) Error() string        { return e.msg }
+func (e *ruleError) Is(target error) bool { return target == ErrInvalid }
+
+func invalidf(format string, args ...any) error {
+	return &ruleError{msg: fmt.Sprintf(format, args...)}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Validate checks w against the rules Read enforces and reports the first
+// violation as a *LineError with the line the job has in the file Write
+// would produce (header = line 1, then history, then window jobs). Rules:
+//
+//   - header: version = FormatVersion; ≥ 1 partition, each of 1…2²⁴ nodes;
+//     slowdown finite and ≥ 1; window_s finite and > 0;
+//   - every job: id ≥ 0 and unique over history and window; class slo or
+//     be; 1 ≤ nodes ≤ cluster nodes; runtime finite and > 0; value finite
+//     and ≥ 0; preferred partitions strictly ascending and in range;
+//     submit_hour 0–23, submit_day 0–6; task durations finite and ≥ 0;
+//     SLO jobs: deadline finite and > submit; BE jobs: deadline 0;
+//   - history jobs: submit finite and < 0; window jobs: 0 ≤ submit < window_s;
+//   - each section sorted by submit (non-decreasing).
+//
+// The header's job counts are not checked here (Write sets them).
+func (w *Workload) Validate() error {
+	if err := validateHeader(&w.Header); err != nil {
+		return lineErr(1, err)
+	}
+	v := newValidator(&w.Header)
+	line := 1
+	for i := range w.History {
+		line++
+		if err := v.check(&w.History[i], true); err != nil {
+			return lineErr(line, err)
+		}
+	}
+	for i := range w.Jobs {
+		line++
+		if err := v.check(&w.Jobs[i], false); err != nil {
+			return lineErr(line, err)
+		}
+	}
+	return nil
+}
+
+func validateHeader(h *Header) error {
+	if h.Version != FormatVersion {
+		return invalidf("unsupported version %d (want %d)", h.Version, FormatVersion)
+	}
+	p := h.Cluster.PartitionNodes
+	if len(p) == 0 {
+		return invalidf("cluster must have ≥ 1 partition, got 0")
+	}
+	if len(p) > maxPartitions {
+		return invalidf("cluster must have ≤ %d partitions, got %d", maxPartitions, len(p))
+	}
+	for r, n := range p {
+		if n < 1 || n > maxPartitionNodes {
+			return invalidf("cluster partition %d must have 1…%d nodes, got %d", r, maxPartitionNodes, n)
+		}
+	}
+	if s := h.Cluster.Slowdown; !finite(s) || s < 1 {
+		return invalidf("cluster slowdown must be finite and ≥ 1, got %v", s)
+	}
+	if !finite(h.WindowS) || h.WindowS <= 0 {
+		return invalidf("window_s must be finite and > 0, got %v", h.WindowS)
+	}
+	if h.Jobs < 0 || h.HistoryJobs < 0 {
+		return invalidf("job counts must be ≥ 0, got jobs %d, history_jobs %d", h.Jobs, h.HistoryJobs)
+	}
+	return nil
+}
+
+// validator carries what the job rules need across lines.
+type validator struct {
+	nodes, parts int
+	window       float64
+	ids          map[int]struct{}
+	lastHistory  float64
+	lastWindow   float64
+}
+
+func newValidator(h *Header) *validator {
+	return &validator{
+		nodes:       h.Cluster.TotalNodes(),
+		parts:       len(h.Cluster.PartitionNodes),
+		window:      h.WindowS,
+		ids:         make(map[int]struct{}),
+		lastHistory: math.Inf(-1),
+		lastWindow:  math.Inf(-1),
+	}
+}
+
+// check validates one job; history jobs must come before window jobs (the
+// caller enforces the order of sections).
+func (v *validator) check(j *Job, history bool) error {
+	if j.ID < 0 {
+		return invalidf("id must be ≥ 0, got %d", j.ID)
+	}
+	if _, dup := v.ids[j.ID]; dup {
+		return invalidf("duplicate job id %d", j.ID)
+	}
+	if err := checkJob(j, v.nodes, v.parts); err != nil {
+		return invalidf("job %d: %v", j.ID, err)
+	}
+	if !finite(j.Submit) {
+		return invalidf("job %d: submit_s must be finite, got %v", j.ID, j.Submit)
+	}
+	if history {
+		if j.Submit >= 0 {
+			return invalidf("job %d: history jobs must have submit_s < 0, got %v", j.ID, j.Submit)
+		}
+		if j.Submit < v.lastHistory {
+			return invalidf("job %d: history not sorted by submit (%v after %v)", j.ID, j.Submit, v.lastHistory)
+		}
+		v.lastHistory = j.Submit
+	} else {
+		if j.Submit < 0 || j.Submit >= v.window {
+			return invalidf("job %d: submit_s must be in [0, window_s=%v), got %v", j.ID, v.window, j.Submit)
+		}
+		if j.Submit < v.lastWindow {
+			return invalidf("job %d: jobs not sorted by submit (%v after %v)", j.ID, j.Submit, v.lastWindow)
+		}
+		v.lastWindow = j.Submit
+	}
+	if j.Class == SLO && !(j.Deadline > j.Submit && finite(j.Deadline)) {
+		return invalidf("job %d: SLO deadline must be finite and > submit %v, got %v", j.ID, j.Submit, j.Deadline)
+	}
+	v.ids[j.ID] = struct{}{}
+	return nil
+}
+
+// checkJob checks the rules that do not depend on the job's neighbours.
+func checkJob(j *Job, nodes, parts int) error {
+	switch {
+	case j.Class != SLO && j.Class != BestEffort:
+		return fmt.Errorf("unknown class %d", int(j.Class))
+	case j.Nodes < 1:
+		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
+	case j.Nodes > nodes:
+		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
+	case !finite(j.Runtime) || j.Runtime <= 0:
+		return fmt.Errorf("runtime_s must be finite and > 0, got %v", j.Runtime)
+	case !finite(j.Value) || j.Value < 0:
+		return fmt.Errorf("value must be finite and ≥ 0, got %v", j.Value)
+	case j.Class == BestEffort && j.Deadline != 0:
+		return fmt.Errorf("best-effort jobs have no deadline, got deadline_s %v", j.Deadline)
+	case j.Features.SubmitHour < 0 || j.Features.SubmitHour > 23:
+		return fmt.Errorf("submit_hour must be 0–23, got %d", j.Features.SubmitHour)
+	case j.Features.SubmitDay < 0 || j.Features.SubmitDay > 6:
+		return fmt.Errorf("submit_day must be 0–6, got %d", j.Features.SubmitDay)
+	}
+	for i, p := range j.Preferred {
+		if p < 0 || p >= parts {
+			return fmt.Errorf("preferred partition %d out of range [0, %d)", p, parts)
+		}
+		if i > 0 && p <= j.Preferred[i-1] {
+			return fmt.Errorf("preferred partitions must be strictly ascending, got %v", j.Preferred)
+		}
+	}
+	for i, d := range j.TaskDurations {
+		if !finite(d) || d < 0 {
+			return fmt.Errorf("task_durations_s[%d] must be finite and ≥ 0, got %v", i, d)
+		}
+	}
+	return nil
+}
