@@ -44,6 +44,9 @@ func (h *heuristic) roundAndRepair(guide []float64) []float64 {
 	if !h.simple {
 		return h.generalRepair(context.Background(), guide, generalRepairMoves(h))
 	}
+	if guide != nil {
+		h.guide = guide // the local search orders by it too
+	}
 	var best *packState
 	for _, o := range h.constructionOrders(guide) {
 		g := guide

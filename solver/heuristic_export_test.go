@@ -30,3 +30,47 @@ func (t HeuristicForTest) Improve(ctx context.Context, x []float64, maxMoves int
 
 // Simple reports whether the model was recognised as options, counts and packing rows.
 func (t HeuristicForTest) Simple() bool { return t.h.simple }
+
+// SetDebugStats sets a hook receiving local-search statistics.
+func SetDebugStats(f func(items, active int, pending, tests, always int64)) { debugStats = f }
+
+// SetLNSGuide turns LP-ordered recreates on or off (experiments).
+func SetLNSGuide(on bool) { lnsUseGuide = on }
+
+// SetLNSThreshold sets the record-to-record threshold (experiments).
+func SetLNSThreshold(v float64) { lnsThreshold = v }
+
+// SetLNSTargetPower sets the ejection target weighting power (experiments).
+func SetLNSTargetPower(v float64) { lnsTargetPower = v }
+
+// EjectForTest starts from x, ejects for the item of column col, recreates
+// in each order and returns the objective after each.
+func EjectForTest(m *Model, x []float64, col int) []float64 {
+	h := newHeuristic(m)
+	var out []float64
+	for o := 0; o < lnsOrders; o++ {
+		s := h.newPackState(x)
+		l := h.newLNS(s)
+		it := h.itemOf[col]
+		s.logging = true
+		l.cumOverride(it)
+		l.ruinEject()
+		mid := s.obj
+		l.recreate(l.orders[o])
+		out = append(out, mid, s.obj)
+	}
+	return out
+}
+
+func (l *lns) cumOverride(it int32) {
+	for i := range l.cum {
+		if int32(i) < it {
+			l.cum[i] = 0
+		} else {
+			l.cum[i] = 1
+		}
+	}
+}
+
+// SetLNSShift turns shifting in clearRow on or off (experiments).
+func SetLNSShift(on bool) { lnsShift = on }

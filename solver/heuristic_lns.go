@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -50,6 +51,15 @@ const (
 // walk across plateaus.
 const lnsAcceptTol = 1e-12
 
+var lnsUseGuide = true
+
+var lnsShift = true
+
+var lnsTargetPower = 1.0
+
+// lnsThreshold is the share of the best objective a move may lose at the start of a search.
+var lnsThreshold = 0.0
+
 type lns struct {
 	h      *heuristic
 	s      *packState
@@ -59,9 +69,12 @@ type lns struct {
 	best    []float64
 	bestObj float64
 
-	cand  []int32  // scratch: items found in a row
-	stamp []uint32 // per item: last scan that listed it
-	scan  uint32
+	statPending, statTests, statAlways int64
+	cum                                []float64 // cumulative value^lnsTargetPower over items, for ejection targets
+	cand                               []int32   // scratch: items found in a row
+	candCol                            []int32   // scratch: the column through which each is in the row
+	stamp                              []uint32  // per item: last scan that listed it
+	scan                               uint32
 }
 
 // improve: see the package-level function.
@@ -80,6 +93,9 @@ func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, in
 	}
 	l := h.newLNS(s)
 	moves := l.run(ctx, maxMoves, inc)
+	if debugStats != nil {
+		debugStats(len(h.items), len(s.active), l.statPending/max(moves, 1), l.statTests/max(moves, 1), l.statAlways/max(moves, 1))
+	}
 	if l.bestObj <= h.objective(x)+lnsAcceptTol*math.Abs(l.bestObj) {
 		return x, moves
 	}
@@ -100,6 +116,15 @@ func (h *heuristic) newLNS(s *packState) *lns {
 	n := len(h.items)
 	l := &lns{h: h, s: s, rng: rng, stamp: make([]uint32, n), cand: make([]int32, 0, 64)}
 	l.orders = append(l.orders, greedyOrder(n, h.density), greedyOrder(n, func(it int32) float64 { return h.value[it] }))
+	if g := h.guide; g != nil && lnsUseGuide {
+		dmax := 0.0
+		for it := range n {
+			dmax = math.Max(dmax, h.density(int32(it)))
+		}
+		l.orders = append(l.orders, greedyOrder(n, func(it int32) float64 {
+			return math.Max(0, math.Min(1, g[h.items[it]])) + 1e-3*h.density(it)/(dmax+1e-300)
+		}))
+	}
 	for len(l.orders) < lnsOrders {
 		noise := make([]float64, n)
 		for i := range noise {
@@ -107,8 +132,15 @@ func (h *heuristic) newLNS(s *packState) *lns {
 		}
 		l.orders = append(l.orders, greedyOrder(n, func(it int32) float64 { return h.density(it) * noise[it] }))
 	}
+	l.cum = make([]float64, n)
+	acc := 0.0
+	for it := range n {
+		acc += math.Pow(h.value[it], lnsTargetPower)
+		l.cum[it] = acc
+	}
 	l.best = append([]float64(nil), s.x...)
 	l.bestObj = s.obj
+	s.startWatching()
 	return l
 }
 
@@ -117,7 +149,10 @@ func (h *heuristic) newLNS(s *packState) *lns {
 func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int64 {
 	s := l.s
 	done := ctx.Done()
-	lastReport := time.Now()
+	started := time.Now()
+	deadline, hasDeadline := ctx.Deadline()
+	total := deadline.Sub(started)
+	lastReport := started
 	reported := true
 	var moves, lastBetter int64
 	for maxMoves <= 0 || moves < maxMoves {
@@ -137,6 +172,7 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 		moves++
 		if moves%lnsRecompute == 0 {
 			s.recompute()
+			s.w.markAllPending() // slacks moved, if only by rounding
 		}
 		before := s.obj
 		s.logging = true
@@ -149,7 +185,22 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 			l.ruinEject()
 		}
 		l.recreate(l.orders[l.rng.IntN(len(l.orders))])
-		if s.obj < before-lnsAcceptTol*math.Max(1, math.Abs(before)) {
+		// Record-to-record travel: take a move that loses at most a
+		// shrinking share of the best objective; a worse one is undone.
+		floor := before - lnsAcceptTol*math.Max(1, math.Abs(before))
+		if lnsThreshold > 0 {
+			progress := 0.0
+			switch {
+			case maxMoves > 0:
+				progress = float64(moves) / float64(maxMoves)
+			case hasDeadline:
+				progress = float64(time.Since(started)) / float64(total)
+			}
+			if thr := l.bestObj - lnsThreshold*(1-progress)*math.Abs(l.bestObj); thr < floor && progress < 1 {
+				floor = thr
+			}
+		}
+		if s.obj < floor {
 			s.rollback(0)
 		}
 		s.undo = s.undo[:0]
@@ -202,8 +253,9 @@ func (l *lns) ruinRelated() {
 	for ; k > 0 && len(l.cand) > 0; k-- {
 		i := l.rng.IntN(len(l.cand))
 		s.remove(l.cand[i])
-		l.cand[i] = l.cand[len(l.cand)-1]
-		l.cand = l.cand[:len(l.cand)-1]
+		last := len(l.cand) - 1
+		l.cand[i], l.candCol[i] = l.cand[last], l.candCol[last]
+		l.cand, l.candCol = l.cand[:last], l.candCol[:last]
 	}
 }
 
@@ -239,7 +291,7 @@ func (l *lns) randomRow(it int32) int32 {
 func (l *lns) itemsInRow(i int32) {
 	s, h := l.s, l.h
 	l.scan++
-	l.cand = l.cand[:0]
+	l.cand, l.candCol = l.cand[:0], l.candCol[:0]
 	for _, c := range h.rCol[h.rStart[i]:h.rStart[i+1]] {
 		if s.x[c] <= h.lb[c] {
 			continue
@@ -255,6 +307,7 @@ func (l *lns) itemsInRow(i int32) {
 		}
 		l.stamp[it] = l.scan
 		l.cand = append(l.cand, it)
+		l.candCol = append(l.candCol, c)
 	}
 }
 
@@ -264,10 +317,10 @@ func (l *lns) itemsInRow(i int32) {
 func (l *lns) ruinEject() {
 	s, h := l.s, l.h
 	target := int32(-1)
-	for range 3 {
-		it := int32(l.rng.IntN(len(h.items)))
-		if !s.on[it] && (target < 0 || h.value[it] > h.value[target]) {
+	for range 4 {
+		if it := l.sampleTarget(); !s.on[it] {
 			target = it
+			break
 		}
 	}
 	if target < 0 {
@@ -314,28 +367,111 @@ func (l *lns) ruinEject() {
 	s.insert(target, nil)
 }
 
-// clearRow removes items in use from packing row i, in random order, until
-// the row has room for need.
+// sampleTarget draws an item with probability proportional to value^lnsTargetPower.
+func (l *lns) sampleTarget() int32 {
+	u := l.rng.Float64() * l.cum[len(l.cum)-1]
+	i, _ := slices.BinarySearch(l.cum, u)
+	return int32(min(i, len(l.cum)-1))
+}
+
+// clearRow makes room for need in packing row i. First it shifts units
+// of items in use from their child in row i to sibling children with room
+// (a gang moves nodes to other racks: same value, room freed); then it
+// removes items in use from the row, least valuable first, until the row
+// has room.
 func (l *lns) clearRow(i int32, need float64) {
-	s := l.s
+	s, h := l.s, l.h
 	if s.slack[i]+heurTol >= need {
 		return
 	}
 	l.itemsInRow(i)
+	for k := 0; k < len(l.cand) && s.slack[i]+heurTol < need && lnsShift; k++ {
+		c := l.candCol[k]
+		pos := h.childPos[c]
+		if pos < 0 {
+			continue
+		}
+		// The entry of c in row i gives the units to move.
+		a := 0.0
+		for q := h.pStart[c]; q < h.pStart[c+1]; q++ {
+			if h.pRow[q] == i {
+				a = h.pCoef[q]
+				break
+			}
+		}
+		if a <= 0 {
+			continue
+		}
+		units := (need - s.slack[i]) / a
+		if h.isInt[c] {
+			units = math.Ceil(units - heurIntTol)
+		}
+		l.shift(pos, units)
+	}
 	for len(l.cand) > 0 && s.slack[i]+heurTol < need {
-		k := l.rng.IntN(len(l.cand))
+		k := 0
+		for m := range l.cand {
+			if h.value[l.cand[m]] < h.value[l.cand[k]] {
+				k = m
+			}
+		}
 		s.remove(l.cand[k])
-		l.cand[k] = l.cand[len(l.cand)-1]
-		l.cand = l.cand[:len(l.cand)-1]
+		last := len(l.cand) - 1
+		l.cand[k], l.candCol[k] = l.cand[last], l.candCol[last]
+		l.cand, l.candCol = l.cand[:last], l.candCol[:last]
 	}
 }
 
-// recreate offers every unused item, in order, to insert.
+// shift moves up to units of child position pos to its siblings with room
+// (same link coefficient, disjoint group), most room first.
+func (l *lns) shift(pos int32, units float64) {
+	s, h := l.s, l.h
+	grp := &h.groups[h.childGrp[pos]]
+	c := h.child[pos]
+	units = math.Min(units, s.x[c])
+	if !grp.disjoint || units <= 0 {
+		return
+	}
+	moved := 0.0
+	for moved < units-heurTol {
+		best, bestRoom := int32(-1), 0.0
+		for p := grp.first; p < grp.end; p++ {
+			if p == pos || h.childCoef[p] != h.childCoef[pos] {
+				continue
+			}
+			if r := s.room(h.child[p]); r > bestRoom {
+				best, bestRoom = p, r
+			}
+		}
+		if best < 0 {
+			break
+		}
+		take := math.Min(bestRoom, units-moved)
+		s.set(h.child[best], s.x[h.child[best]]+take)
+		moved += take
+	}
+	if moved > 0 {
+		s.set(c, s.x[c]-moved)
+	}
+}
+
+// recreate offers, in order, every unused item that might fit now (see
+// packState.startWatching) to insert.
 func (l *lns) recreate(order []int32) {
 	s := l.s
+	w := s.w
+	w.collectPending()
+	l.statPending += int64(len(w.pendingList))
 	for _, it := range order {
-		if !s.on[it] {
+		if (w.pending[it] || w.always[it]) && !s.on[it] {
+			l.statTests++
+			if w.always[it] {
+				l.statAlways++
+			}
 			s.insert(it, nil)
 		}
 	}
+	w.clearPending()
 }
+
+var debugStats func(items, active int, pending, tests, always int64)

@@ -24,6 +24,19 @@ type packState struct {
 	undo    []undoRec
 
 	cap []float64 // scratch: room of each child of the item being inserted
+
+	// Blocking hints. Each child's room is at most slack/coef of any one of
+	// its rows, so the row that limited it last time (hint, an index into
+	// the packing entries, −1 for none) gives a bound that costs one look
+	// and stays valid whatever changed since. insert first checks the hinted
+	// bounds; only items that pass them get their rooms computed in full,
+	// which is what makes offering every item in a recreate cheap.
+	ownHint   []int32   // per item: its own packing entry that had no room
+	childHint []int32   // per position in heuristic.child
+	hintRow   []int32   // per position in heuristic.child: pRow of childHint, −1 for none
+	hintInv   []float64 // per position in heuristic.child: 1/pCoef of childHint
+
+	w *watcher // nil unless the local search watches (heuristic_watch.go)
 }
 
 type undoRec struct {
@@ -40,7 +53,15 @@ func (h *heuristic) newPackState(x []float64) *packState {
 	}
 	s := &packState{h: h, x: make([]float64, h.n), slack: make([]float64, len(h.rhs)),
 		on: make([]bool, len(h.items)), pos: make([]int32, len(h.items)),
-		active: make([]int32, 0, len(h.items)), cap: make([]float64, maxGroupChildren(h))}
+		active: make([]int32, 0, len(h.items)), cap: make([]float64, maxGroupChildren(h)),
+		ownHint: make([]int32, len(h.items)), childHint: make([]int32, len(h.child)),
+		hintRow: make([]int32, len(h.child)), hintInv: make([]float64, len(h.child))}
+	for i := range s.ownHint {
+		s.ownHint[i] = -1
+	}
+	for i := range s.childHint {
+		s.childHint[i], s.hintRow[i] = -1, -1
+	}
 	for j := range s.x {
 		if x != nil {
 			s.x[j] = x[j]
@@ -119,6 +140,9 @@ func (s *packState) setOn(it int32, on bool) {
 	s.pos[last] = p
 	s.active = s.active[:len(s.active)-1]
 	s.pos[it] = -1
+	if s.w != nil {
+		s.w.markPending(it)
+	}
 }
 
 // set changes column j to v, updating slacks, objective and item state.
@@ -135,6 +159,9 @@ func (s *packState) set(j int32, v float64) {
 	s.obj += h.cobj[j] * d
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		s.slack[h.pRow[q]] -= h.pCoef[q] * d
+	}
+	if s.w != nil && d < 0 {
+		s.w.noteFreed(h.pRow[h.pStart[j]:h.pStart[j+1]])
 	}
 	if it := h.itemOf[j]; it >= 0 {
 		s.setOn(it, s.itemOn(it))
@@ -156,21 +183,30 @@ func (s *packState) rollback(mark int) {
 // bound stops it (whole units for integer columns). It stops early, with 0,
 // once less than one unit of an integer column fits.
 func (s *packState) room(j int32) float64 {
+	r, _ := s.roomBlock(j)
+	return r
+}
+
+// roomBlock is room and the packing entry (index into pRow) of the row
+// that limits it, −1 when only the bound does.
+func (s *packState) roomBlock(j int32) (float64, int32) {
 	h := s.h
 	r := h.ub[j] - s.x[j]
+	block := int32(-1)
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		a := h.pCoef[q]
 		if sl := s.slack[h.pRow[q]] + heurTol; sl < a*r {
 			r = sl / a
+			block = q
 			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
-				return 0
+				return 0, block
 			}
 		}
 	}
 	if h.isInt[j] {
 		r = math.Floor(r + heurIntTol)
 	}
-	return math.Max(r, 0)
+	return math.Max(r, 0), block
 }
 
 // remove turns item it off: its column back to the lower bound (parents to
@@ -204,15 +240,31 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	h := s.h
 	j := h.items[it]
 	if h.isFree[it] {
-		r := s.room(j)
+		if q := s.ownHint[it]; q >= 0 && s.slack[h.pRow[q]] <= 0 {
+			s.watchOwn(it)
+			return false
+		}
+		r, b := s.roomBlock(j)
 		if r <= heurTol {
+			s.ownHint[it] = b
+			s.watchOwn(it)
 			return false
 		}
 		s.set(j, s.x[j]+r)
 		return true
 	}
+	switch s.surelyBlocked(it) {
+	case blockedOwn:
+		s.watchOwn(it)
+		return false
+	case blockedChildren:
+		s.watchChildren(it)
+		return false
+	}
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		if s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
+			s.ownHint[it] = q
+			s.watchOwn(it)
 			return false
 		}
 	}
@@ -226,12 +278,15 @@ func (s *packState) insert(it int32, guide []float64) bool {
 		}
 		sum := 0.0
 		for c := grp.first; c < grp.end; c++ {
-			sum += s.room(h.child[c]) * h.childCoef[c]
+			r, b := s.roomBlock(h.child[c])
+			s.setChildHint(c, b)
+			sum += r * h.childCoef[c]
 			if sum >= grp.k-heurTol {
 				break
 			}
 		}
 		if sum < grp.k-heurTol*math.Max(1, grp.k) {
+			s.watchChildren(it)
 			return false
 		}
 	}
@@ -245,12 +300,77 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	}
 	if !ok {
 		s.rollback(mark)
+		if s.w != nil {
+			s.w.always[it] = true // not decided by the rooms alone: never skip it
+		}
 	}
 	s.logging = logging
 	if !logging {
 		s.undo = s.undo[:mark]
 	}
 	return ok
+}
+
+func (s *packState) setChildHint(c, q int32) {
+	s.childHint[c] = q
+	if q < 0 {
+		s.hintRow[c] = -1
+		return
+	}
+	s.hintRow[c], s.hintInv[c] = s.h.pRow[q], 1/s.h.pCoef[q]
+}
+
+func (s *packState) watchOwn(it int32) {
+	if s.w != nil {
+		s.w.watchOwn(it)
+	}
+}
+
+func (s *packState) watchChildren(it int32) {
+	if s.w != nil {
+		s.w.watchChildren(it)
+	}
+}
+
+// Results of surelyBlocked.
+const (
+	notBlocked = iota
+	blockedOwn
+	blockedChildren
+)
+
+// surelyBlocked reports whether the hints alone show that item it cannot
+// fit: its hinted own row has no room for one unit, or the hinted bounds on
+// its children's rooms do not add up to some group's k.
+func (s *packState) surelyBlocked(it int32) int {
+	h := s.h
+	if q := s.ownHint[it]; q >= 0 && s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
+		return blockedOwn
+	}
+	// The children of an unused item are all zero, so each one's room is
+	// at most min(ub, slack/coef of its hinted row).
+	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
+		grp := &h.groups[g]
+		sum, k := 0.0, grp.k-heurTol*math.Max(1, grp.k)
+		for c := grp.first; c < grp.end && sum < k; c++ {
+			r := h.ub[h.child[c]]
+			if row := s.hintRow[c]; row >= 0 {
+				if v := (s.slack[row] + heurTol) * s.hintInv[c]; v < r {
+					r = v
+				}
+			}
+			if h.isInt[h.child[c]] {
+				r = math.Floor(r + heurIntTol)
+			}
+			if r > 0 {
+				sum += r * h.childCoef[c]
+			}
+		}
+		if sum < k {
+			return blockedChildren
+		}
+	}
+	return notBlocked
 }
 
 // fillGroup sets the children of grp so that Σ coef·y = k, and reports

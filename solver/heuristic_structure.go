@@ -68,6 +68,9 @@ type heuristic struct {
 
 	simple bool // every row is a packing or link row (see above)
 
+	// guide is the last LP answer roundAndRepair was given, nil for none.
+	guide []float64
+
 	// Items: the units the greedy inserts and the local search moves.
 	// A parent is a binary column with its link groups; a free column is a
 	// non-binary column in packing rows only, raised as far as it fits.
@@ -77,6 +80,9 @@ type heuristic struct {
 	groups    []linkGroup
 	gStart    []int32 // item i's groups are groups[gStart[i]:gStart[i+1]]
 	child     []int32
+	childItem []int32 // item of each position in child
+	childGrp  []int32 // group of each position in child
+	childPos  []int32 // position in child of each column, −1 for none
 	childCoef []float64
 	isFree    []bool    // per item: a free column rather than a parent
 	value     []float64 // per item: an upper estimate of its objective contribution
@@ -267,6 +273,7 @@ func newHeuristic(m *Model) *heuristic {
 					continue
 				}
 				h.child = append(h.child, int32(c))
+				h.childItem = append(h.childItem, int32(len(h.items)))
 				h.childCoef = append(h.childCoef, r.Coef[k])
 				bestUnit = math.Max(bestUnit, h.cobj[c]/r.Coef[k])
 				u := 0.0
@@ -287,7 +294,7 @@ func newHeuristic(m *Model) *heuristic {
 			h.groups = append(h.groups, g)
 		}
 		if !(value > 0) {
-			h.groups, h.child, h.childCoef = h.groups[:g0], h.child[:c0], h.childCoef[:c0]
+			h.groups, h.child, h.childCoef, h.childItem = h.groups[:g0], h.child[:c0], h.childCoef[:c0], h.childItem[:c0]
 			continue
 		}
 		h.itemOf[j] = int32(len(h.items))
@@ -297,6 +304,17 @@ func newHeuristic(m *Model) *heuristic {
 		h.value = append(h.value, value)
 		h.usage = append(h.usage, use)
 		h.size = append(h.size, size)
+	}
+	h.childPos = make([]int32, n)
+	for j := range h.childPos {
+		h.childPos[j] = -1
+	}
+	h.childGrp = make([]int32, len(h.child))
+	for g := range h.groups {
+		for c := h.groups[g].first; c < h.groups[g].end; c++ {
+			h.childGrp[c] = int32(g)
+			h.childPos[h.child[c]] = c
+		}
 	}
 	return h
 }
