@@ -810,3 +810,34 @@ func TestCBCWarmStartAccepted(t *testing.T) {
 		t.Fatalf("warm start not taken by CBC: %+v", *wraw)
 	}
 }
+
+func BenchmarkCLPRelaxationSched300(b *testing.B) {
+	m := cgoSchedModel(1, 300, 8, 60, 2, 128)
+	b.ResetTimer()
+	for b.Loop() {
+		lp, err := relaxCLP(context.Background(), m, nil)
+		if err != nil || !lp.Optimal {
+			b.Fatal(lp, err)
+		}
+	}
+}
+
+func BenchmarkCBCSmall(b *testing.B) {
+	m, _ := cgoCounts()
+	for b.Loop() {
+		r, err := cbcEngine(context.Background(), m, nil, nil)
+		if err != nil || r.Status != Optimal {
+			b.Fatal(r, err)
+		}
+	}
+}
+
+func BenchmarkLPSolveSmall(b *testing.B) {
+	m, _ := cgoCounts()
+	for b.Loop() {
+		r, err := lpsolveEngine(context.Background(), m, nil, nil)
+		if err != nil || r.Status != Optimal {
+			b.Fatal(r, err)
+		}
+	}
+}
