@@ -94,9 +94,10 @@ type Bin struct {
 // Update and Merge mutate; every other method only reads, so concurrent
 // readers are safe once writers are done (the usual map-like rule). Update is
 // allocation-free once the bins slice has grown and costs O(MaxBins) simple
-// steps (a binary search, a short copy, a scan for the closest pair); CDF,
-// Survival and Quantile are O(MaxBins) with no allocation. Take a Snapshot
-// for O(log B) queries on a frozen copy.
+// steps (a binary search, a short copy, a scan for the cheapest pair). CDF
+// and Survival are a binary search plus a sum of bin counts, Quantile a
+// running sum; none allocates. Take a Snapshot for O(log B) queries on a
+// frozen copy.
 //
 // The zero value is an empty histogram with DefaultMaxBins bins.
 type Histogram struct {
@@ -117,11 +118,7 @@ func (h *Histogram) mass() float64 {
 	if !h.inexact {
 		return h.count
 	}
-	s := 0.0
-	for _, b := range h.bins {
-		s += b.Count
-	}
-	return s
+	return sumCounts(h.bins)
 }
 
 var _ Piecewise = (*Histogram)(nil)
@@ -398,49 +395,84 @@ func (h *Histogram) edges(i int) (lo, hi float64) {
 func midpoint(a, b float64) float64 { return a + (b-a)/2 }
 
 // below returns the model's count of values ≤ t (N·F(t)), for
-// min ≤ t < max and a non-empty histogram.
+// min ≤ t < max and a non-empty histogram. With k the first bin whose
+// centroid is above t, t lies between p_{k−1} and p_k: in the right half of
+// bin k−1 or the left half of bin k (whose shared edge is their midpoint).
 func (h *Histogram) below(t float64) float64 {
-	acc := 0.0
 	b := h.bins
-	for i := range b {
-		lo, hi := h.edges(i)
-		if hi <= t {
-			acc += b[i].Count
-			continue
-		}
-		half := b[i].Count / 2
-		c := b[i].Centroid
-		if t >= c {
-			acc += half + half*((t-c)/(hi-c)) // hi > t ≥ c
-		} else if t > lo {
-			acc += half * ((t - lo) / (c - lo)) // c > t > lo
-		}
-		break
+	k := h.firstCentroidAbove(t)
+	n := len(b)
+	switch {
+	case k == 0: // left half of bin 0, [min, p_0], with p_0 > t ≥ min
+		return b[0].Count / 2 * ((t - h.min) / (b[0].Centroid - h.min))
+	case k == n: // right half of the last bin, [p_{n−1}, max], max > t
+		c := b[n-1].Centroid
+		return sumCounts(b[:n-1]) + b[n-1].Count/2 + b[n-1].Count/2*((t-c)/(h.max-c))
 	}
-	return acc
+	l, r := b[k-1], b[k]
+	mid := midpoint(l.Centroid, r.Centroid)
+	acc := sumCounts(b[:k-1]) + l.Count/2
+	if t < mid { // mid > t ≥ p_{k−1}
+		return acc + l.Count/2*((t-l.Centroid)/(mid-l.Centroid))
+	}
+	return acc + l.Count/2 + r.Count/2*((t-mid)/(r.Centroid-mid)) // p_k > t ≥ mid
 }
 
 // above returns the model's count of values > t (N·S(t)), for
-// min ≤ t < max and a non-empty histogram, summed from the top.
+// min ≤ t < max and a non-empty histogram, summed from the top so that
+// small tail probabilities keep their precision.
 func (h *Histogram) above(t float64) float64 {
-	acc := 0.0
 	b := h.bins
-	for i := len(b) - 1; i >= 0; i-- {
-		lo, hi := h.edges(i)
-		if lo > t {
-			acc += b[i].Count
-			continue
-		}
-		half := b[i].Count / 2
-		c := b[i].Centroid
-		if t < c {
-			acc += half + half*((c-t)/(c-lo)) // lo ≤ t < c
-		} else if t < hi {
-			acc += half * ((hi - t) / (hi - c)) // c ≤ t < hi
-		}
-		break
+	k := h.firstCentroidAbove(t)
+	n := len(b)
+	switch {
+	case k == 0:
+		c := b[0].Centroid
+		return sumCounts(b[1:]) + b[0].Count/2 + b[0].Count/2*((c-t)/(c-h.min))
+	case k == n:
+		c := b[n-1].Centroid
+		return b[n-1].Count / 2 * ((h.max - t) / (h.max - c))
 	}
-	return acc
+	l, r := b[k-1], b[k]
+	mid := midpoint(l.Centroid, r.Centroid)
+	acc := sumCounts(b[k+1:]) + r.Count/2
+	if t < mid {
+		return acc + r.Count/2 + l.Count/2*((mid-t)/(mid-l.Centroid))
+	}
+	return acc + r.Count/2*((r.Centroid-t)/(r.Centroid-mid))
+}
+
+// firstCentroidAbove returns the index of the first bin whose centroid is
+// greater than t (len(bins) if none).
+func (h *Histogram) firstCentroidAbove(t float64) int {
+	b := h.bins
+	lo, hi := 0, len(b)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b[m].Centroid > t {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// sumCounts returns Σ Count over bins with four independent accumulators,
+// so the loop is not one long chain of dependent additions.
+func sumCounts(bins []Bin) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(bins); i += 4 {
+		s0 += bins[i].Count
+		s1 += bins[i+1].Count
+		s2 += bins[i+2].Count
+		s3 += bins[i+3].Count
+	}
+	for ; i < len(bins); i++ {
+		s0 += bins[i].Count
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // CDF returns the model's P(T ≤ t) (0 for an empty histogram).
