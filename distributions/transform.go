@@ -149,7 +149,8 @@ func Shift(d Dist, offset float64) (Dist, error) {
 // then renormalised); otherwise it is a *Conditioned.
 //
 // Errors: elapsed NaN, ±Inf or negative wraps ErrInvalid; S(elapsed) = 0
-// (the job outlived its distribution) wraps ErrBeyondSupport.
+// (the job outlived its distribution) wraps ErrBeyondSupport; an empty
+// histogram wraps ErrEmpty.
 func Conditional(d Dist, elapsed float64) (Dist, error) {
 	if !finiteNonNeg(elapsed) {
 		return nil, fmt.Errorf("%w: elapsed time %v must be finite and ≥ 0", ErrInvalid, elapsed)
@@ -163,6 +164,9 @@ func Conditional(d Dist, elapsed float64) (Dist, error) {
 		return &Conditioned{d: d, elapsed: elapsed, s0: s0}, nil
 	}
 	segs := slices.Clone(pw.Segments()) // a foreign Piecewise may hand out its own slice
+	if len(segs) == 0 {
+		return nil, fmt.Errorf("conditioning on %v s: %w", elapsed, ErrEmpty)
+	}
 	kept := segs[:0]
 	for _, s := range segs {
 		switch {

@@ -156,6 +156,9 @@ func TestConditionalHand(t *testing.T) {
 			}
 		})
 	}
+	if _, err := Conditional(NewHistogram(0), 5); !errors.Is(err, ErrEmpty) {
+		t.Errorf("Conditional(empty histogram) err = %v, want ErrEmpty", err)
+	}
 	for _, e := range []float64{-1, math.NaN(), math.Inf(1)} {
 		if _, err := Conditional(u, e); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Conditional(u, %v) err = %v, want ErrInvalid", e, err)
