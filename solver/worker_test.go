@@ -36,7 +36,7 @@ func TestWallLimitHeldOnHardInstance(t *testing.T) {
 		t.Skip("solves a 300-job instance with every backend")
 	}
 	m := rackInstance(t, 300, 1)
-	const limit = 300 * time.Millisecond
+	const limit = 500 * time.Millisecond
 	for _, name := range solver.Backends() {
 		t.Run(name, func(t *testing.T) {
 			s, err := solver.New(name)
