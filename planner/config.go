@@ -1,0 +1,196 @@
+package planner
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/utility"
+)
+
+// SolveMode selects how the planning cycle bounds its solve.
+type SolveMode int
+
+const (
+	// SolveWall bounds the solve by wall-clock time: Config.SolveFraction of
+	// the scheduling interval (3Sigma §4.3: 75%). Answers can depend on the
+	// machine's speed and load.
+	SolveWall SolveMode = iota
+	// SolveDeterministic bounds the solve by work (Config.WorkLimit moves or
+	// nodes, solver.Settings.Deterministic) so the same inputs always give
+	// the same decisions; the wall-clock limit is then only a guard against
+	// a runaway solve. Use it for reproducible experiments.
+	SolveDeterministic
+)
+
+var solveModeNames = [...]string{"wall", "deterministic"}
+
+// String returns "wall" or "deterministic".
+func (m SolveMode) String() string {
+	if m < 0 || int(m) >= len(solveModeNames) {
+		return fmt.Sprintf("SolveMode(%d)", int(m))
+	}
+	return solveModeNames[m]
+}
+
+// ParseSolveMode is the inverse of String.
+func ParseSolveMode(s string) (SolveMode, error) {
+	for i, n := range solveModeNames {
+		if n == s {
+			return SolveMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("planner: unknown solve mode %q (want wall or deterministic)", s)
+}
+
+// Defaults of Config. Each is the value a zero field takes.
+const (
+	// DefaultSlices is the plan-ahead horizon in slices (3Sigma §4.3 bounds
+	// it; SOLVERS.md measured models of 60 slices).
+	DefaultSlices = 60
+	// DefaultSolveFraction of the interval is the wall-clock solve limit
+	// (3Sigma §4.3: "a timeout of 75% of its scheduling interval").
+	DefaultSolveFraction = 0.75
+	// DefaultWorkLimit is the local-improvement budget of a deterministic
+	// solve (moves of the solver's heuristics). Measured on 300-job cycles
+	// it keeps the improvement phase near 10–30 ms.
+	DefaultWorkLimit = 2000
+	// DefaultDenseSlices: capacity rows are checked at every slice up to
+	// here and at a doubling stride after (see Config.DenseSlices).
+	DefaultDenseSlices = 16
+	// DefaultInterval is the slice length when neither the state nor the
+	// config gives an interval (seconds).
+	DefaultInterval = 60.0
+	// DefaultBEDecay is how long (seconds) a best-effort job's value takes to
+	// fall from Value at submission to BEFloor·Value.
+	DefaultBEDecay = 3600.0
+	// DefaultBEFloor is the fraction of its value a best-effort job keeps
+	// however late it completes.
+	DefaultBEFloor = 0.1
+	// DefaultRuntime is the runtime (seconds) assumed for a job the
+	// estimator knows nothing about.
+	DefaultRuntime = 600.0
+)
+
+// Tolerances of the model.
+const (
+	// CoefTol: expected-usage coefficients 1 − CDF(t − s) below it are dropped
+	// from the capacity rows (and a job's coverage of later slices ends
+	// there: the survival function only decreases). The model can then
+	// overbook a partition by less than CoefTol per node in a future slice,
+	// far below one node; slice 0 is always exact.
+	CoefTol = 1e-3
+	// UtilTol: an option whose expected utility is below UtilTol × the job's
+	// value counts as zero-utility and is dropped (DESIGN.md).
+	UtilTol = 1e-6
+	// minRuntime (seconds) is the least runtime an estimate may claim: a
+	// zero runtime would give a job no consumption even in its start slice.
+	minRuntime = 1.0
+)
+
+// DefaultStarts are the start slices of every pending job's options
+// (SOLVERS.md: {0,1,2,4,8,16,32}); starts at or beyond the horizon are cut.
+var DefaultStarts = []int{0, 1, 2, 4, 8, 16, 32}
+
+// Config parameterises a 3Sigma-style planning cycle. The zero value of
+// every field means its default; Name, Estimator and Overestimate are set by
+// the variant constructors.
+type Config struct {
+	// Solver is the backend name (solver.New); "" means solver.DefaultName.
+	Solver string
+	// Mode bounds the solve by wall time (default) or by work.
+	Mode SolveMode
+	// SolveFraction of the scheduling interval is the wall-clock solve limit
+	// in SolveWall mode (default 0.75).
+	SolveFraction float64
+	// SolveTimeout, when > 0, overrides SolveFraction·interval (for sweeps
+	// of the solver timeout and for tests).
+	SolveTimeout time.Duration
+	// WorkLimit is the work budget of SolveDeterministic (default
+	// DefaultWorkLimit). The wall guard is then max(SolveTimeout, 10 s).
+	WorkLimit int64
+
+	// Slice is the slice length q in seconds; 0 means the state's interval.
+	Slice float64
+	// Slices is the horizon H in slices (default 60).
+	Slices int
+	// Horizon, when > 0, is the horizon in seconds instead: the slice
+	// length grows to Horizon/Slices when the interval is shorter.
+	Horizon float64
+	// Starts are the start slices of the options (default DefaultStarts).
+	// Slice 0 must be among them: only s = 0 options are enacted.
+	Starts []int
+	// DenseSlices: capacity rows sit at every slice below DenseSlices and at
+	// slices d, 2d, 4d… apart after it (stride doubling each time the slice
+	// index doubles), always including every start slice. Far slices are
+	// re-planned many times before they come; checking them coarsely keeps
+	// the model small. Negative means every slice (the paper's full grid).
+	DenseSlices int
+
+	// Overestimate is the SLO over-estimate handling (3Sigma §4.2).
+	Overestimate utility.Overestimate
+	// OverestimateThreshold of the adaptive switch; 0 means
+	// utility.DefaultOverestimateThreshold.
+	OverestimateThreshold float64
+	// BEDecay (seconds) and BEFloor shape a best-effort job's utility:
+	// Value at submission, falling linearly to BEFloor·Value at submit +
+	// BEDecay, flat after (so a late job never becomes worthless and is
+	// never starved by a zero value).
+	BEDecay float64
+	BEFloor float64
+	// NoPreempt disables the keep-variables of running best-effort jobs.
+	NoPreempt bool
+
+	// MaxPending bounds the pending jobs planned per cycle (0: all): the
+	// first MaxPending by class (SLO first), then deadline or submit time.
+	MaxPending int
+}
+
+// withDefaults returns c with every zero field set to its default.
+func (c Config) withDefaults() Config {
+	if c.Solver == "" {
+		c.Solver = solver.DefaultName
+	}
+	if c.SolveFraction <= 0 {
+		c.SolveFraction = DefaultSolveFraction
+	}
+	if c.WorkLimit <= 0 {
+		c.WorkLimit = DefaultWorkLimit
+	}
+	if c.Slices <= 0 {
+		c.Slices = DefaultSlices
+	}
+	if len(c.Starts) == 0 {
+		c.Starts = DefaultStarts
+	}
+	if c.DenseSlices == 0 {
+		c.DenseSlices = DefaultDenseSlices
+	}
+	if c.BEDecay <= 0 {
+		c.BEDecay = DefaultBEDecay
+	}
+	if c.BEFloor <= 0 {
+		c.BEFloor = DefaultBEFloor
+	}
+	return c
+}
+
+// validate reports the first invalid field of a defaulted config.
+func (c Config) validate() error {
+	switch {
+	case c.Starts[0] != 0:
+		return fmt.Errorf("planner: start slices must begin with 0, got %v", c.Starts)
+	case c.BEFloor >= 1:
+		return fmt.Errorf("planner: BEFloor must be below 1, got %v", c.BEFloor)
+	case c.Slice < 0 || c.Horizon < 0:
+		return fmt.Errorf("planner: slice and horizon must be ≥ 0, got %v and %v", c.Slice, c.Horizon)
+	case c.Mode != SolveWall && c.Mode != SolveDeterministic:
+		return fmt.Errorf("planner: unknown solve mode %d", int(c.Mode))
+	}
+	for i := 1; i < len(c.Starts); i++ {
+		if c.Starts[i] <= c.Starts[i-1] {
+			return fmt.Errorf("planner: start slices must increase, got %v", c.Starts)
+		}
+	}
+	return nil
+}

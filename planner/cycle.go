@@ -1,0 +1,348 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/utility"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// cycle is the per-cycle state of one planning cycle (CONVENTIONS 6): built
+// by newCycle, filled in by the stages in order, dropped after.
+type cycle struct {
+	s   *ThreeSigma
+	ctx context.Context
+	st  *State
+	id  uint64
+
+	// Time grid. q is the slice length (seconds); the horizon is H slices.
+	// starts are the option start slices below H; checks the slices that get
+	// capacity rows (ascending, starting at 0), checkT their times from now.
+	q        float64
+	interval float64 // the scheduling interval: one exp-inc "cycle"
+	H        int
+	starts   []int
+	checks   []int
+	checkT   []float64
+
+	// Partition groups: partitions every job treats alike (same preference
+	// membership for every pending job) are planned as one pool.
+	groupOf []int   // partition → group
+	parts   [][]int // group → partitions, ascending
+	gNodes  []int   // group → nodes
+
+	// capacity: C[g·len(checks)+k], expected free nodes of group g at check k
+	// once the non-preemptible running jobs are accounted for.
+	C     []float64
+	keeps []keep
+
+	jobs []*pjob
+	opts []option
+
+	m      *solver.Model
+	res    *solver.Result
+	solved bool // the solver gave a usable answer
+	// solveWall is the wall time of the solve call.
+	solveWall time.Duration
+
+	failed  string // the stage that failed, if any
+	failErr error
+	dec     *Decision
+}
+
+// keep is a running best-effort job the plan may preempt: its keep-variable
+// z (1 = keep running) is worth its remaining expected utility.
+type keep struct {
+	run   *Running
+	nodes []int     // per group
+	rrc   []float64 // per check: expected remaining consumption per node
+	value float64
+	z     int // column
+}
+
+// pjob is a pending job being planned.
+type pjob struct {
+	p     *Pending
+	info  *jobInfo
+	curve utility.Curve
+	sets  []allowedSet
+}
+
+// allowedSet is one allowed partition set of a job: its preferred groups
+// (runtime as estimated) or all groups (runtime × slowdown).
+type allowedSet struct {
+	all    bool
+	groups []int
+	rt     *utility.Runtime
+	util   []float64 // expected utility per start (index into cycle.starts)
+	surv   []float64 // surv[m]: P(T > m·q), m < len(surv); cut below CoefTol
+}
+
+// option is one (job, allowed set, start) choice that survived valuation.
+type option struct {
+	job   int // index into cycle.jobs
+	set   int // index into jobs[job].sets
+	start int // start slice
+	util  float64
+	x     int   // column of x[j,o]
+	y     []int // columns of y[j,o,g], parallel to the set's groups; nil for a single group
+}
+
+// newCycle checks the state and lays out the time grid.
+func (s *ThreeSigma) newCycle(ctx context.Context, st *State) (*cycle, error) {
+	if st == nil {
+		return nil, fmt.Errorf("planner: %s: nil state", s.name)
+	}
+	np := len(st.Cluster.PartitionNodes)
+	if len(st.Free) != np {
+		return nil, fmt.Errorf("planner: %s: state has %d free counts for %d partitions", s.name, len(st.Free), np)
+	}
+	for _, r := range st.Running {
+		if len(r.Alloc) != np {
+			return nil, fmt.Errorf("planner: %s: running job %d has %d allocation counts for %d partitions", s.name, r.Job.ID, len(r.Alloc), np)
+		}
+	}
+	s.cycles++
+	c := &cycle{s: s, ctx: ctx, st: st, id: s.cycles}
+	cfg := &s.cfg
+	c.interval = st.Interval
+	if !(c.interval > 0) {
+		c.interval = DefaultInterval
+	}
+	c.q = cfg.Slice
+	if c.q <= 0 {
+		c.q = c.interval
+	}
+	c.H = cfg.Slices
+	if cfg.Horizon > 0 {
+		c.q = math.Max(c.q, cfg.Horizon/float64(cfg.Slices))
+		c.H = max(1, int(math.Ceil(cfg.Horizon/c.q-1e-9)))
+	}
+	for _, v := range cfg.Starts {
+		if v < c.H {
+			c.starts = append(c.starts, v)
+		}
+	}
+	c.checks = checkSlices(c.H, cfg.DenseSlices, c.starts)
+	c.checkT = make([]float64, len(c.checks))
+	for k, t := range c.checks {
+		c.checkT[k] = float64(t) * c.q
+	}
+	return c, nil
+}
+
+// checkSlices returns the slices that get capacity rows: every slice below
+// dense, then a stride that doubles each time the slice index doubles, plus
+// every start slice; all of them when dense < 0.
+func checkSlices(H, dense int, starts []int) []int {
+	mark := make([]bool, H)
+	if dense < 0 || dense >= H {
+		for t := range mark {
+			mark[t] = true
+		}
+	} else {
+		dense = max(dense, 1)
+		for t := 0; t < dense; t++ {
+			mark[t] = true
+		}
+		stride, bound := 2, 2*dense
+		for t := dense; t < H; t += stride {
+			mark[t] = true
+			if t+stride >= bound {
+				stride, bound = stride*2, bound*2
+			}
+		}
+		for _, s := range starts {
+			mark[s] = true
+		}
+	}
+	out := make([]int, 0, H)
+	for t, ok := range mark {
+		if ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// capacity is stage 1: partition groups, under-estimate extensions, the
+// keep-variables' data and C[g,k] (3Sigma §3.2, §4.2; DESIGN.md step 1).
+func (c *cycle) capacity() error {
+	st := c.st
+	c.groupPartitions()
+	nk := len(c.checks)
+	ng := len(c.parts)
+
+	var fixed []utility.Running
+	for _, r := range st.Running {
+		info := c.s.info(r.Job, c.id)
+		info.slowed, info.slowdown = r.Slowed, st.Cluster.Slowdown
+		rt := info.pref
+		if r.Slowed {
+			rt = info.slowRuntime(st.Cluster.Slowdown)
+		}
+		elapsed := math.Max(0, st.Now-r.Start)
+		var pd distributions.Piecewise = rt
+		if end, ok := c.s.extend(r, rt.Max(), elapsed, c.interval); ok {
+			pd = pointDist(end)
+		}
+		d := utility.Running{Nodes: make([]int, ng), Elapsed: elapsed, Dist: pd}
+		for p, n := range r.Alloc {
+			d.Nodes[c.groupOf[p]] += n
+		}
+		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt {
+			fixed = append(fixed, d)
+			continue
+		}
+		rrc, err := utility.RRC(d.Dist, elapsed, c.checkT, nil)
+		if err != nil {
+			return fmt.Errorf("running job %d: %w", r.Job.ID, err)
+		}
+		v, err := c.remainingUtility(r, pd, elapsed)
+		if err != nil {
+			return fmt.Errorf("running job %d: %w", r.Job.ID, err)
+		}
+		c.keeps = append(c.keeps, keep{run: r, nodes: d.Nodes, rrc: rrc, value: v, z: -1})
+	}
+
+	var err error
+	c.C, err = utility.Capacity(c.gNodes, fixed, c.checkT, make([]float64, ng*nk))
+	if err != nil {
+		return err
+	}
+	// Slice 0 is exact: the real free nodes, plus what preemptible jobs hold
+	// (their keep-variables take it back in the rows).
+	for g := range ng {
+		free := 0
+		for _, p := range c.parts[g] {
+			free += st.Free[p]
+		}
+		for i := range c.keeps {
+			free += c.keeps[i].nodes[g]
+		}
+		c.C[g*nk] = float64(free)
+		for k := 0; k < nk; k++ {
+			if v := c.C[g*nk+k]; !(v > 0) {
+				c.C[g*nk+k] = 0
+			}
+		}
+	}
+	return nil
+}
+
+// extend applies the under-estimate rule of 3Sigma §4.2 to a running job
+// whose elapsed time has reached max, the largest runtime its distribution
+// allows: its expected runtime becomes max + 1 cycle, and each time the
+// job outlives that too, it grows by 2, 4, 8, … more cycles (exp-inc). ok is
+// false (and nothing is remembered) while the job is within its
+// distribution.
+func (s *ThreeSigma) extend(r *Running, max, elapsed, cycleLen float64) (end float64, ok bool) {
+	e := s.ext[r.Job.ID]
+	if e != nil && e.start != r.Start {
+		e = nil // a new run (the job was preempted and restarted)
+		delete(s.ext, r.Job.ID)
+	}
+	if e == nil {
+		if elapsed < max {
+			return 0, false
+		}
+		e = &extension{start: r.Start, end: max + cycleLen, n: 1}
+		s.ext[r.Job.ID] = e
+	}
+	for elapsed >= e.end {
+		e.end += math.Ldexp(cycleLen, e.n)
+		e.n++
+	}
+	return e.end, true
+}
+
+// remainingUtility is a running best-effort job's expected utility given
+// that it has run for elapsed seconds: E[U(start + T) | T > elapsed].
+func (c *cycle) remainingUtility(r *Running, d distributions.Piecewise, elapsed float64) (float64, error) {
+	curve, err := c.beCurve(r.Job)
+	if err != nil {
+		return 0, err
+	}
+	cd, err := conditional(d, elapsed)
+	if err != nil {
+		return 0, err
+	}
+	out := cd.ExpectedUtility(curve, []float64{r.Start}, make([]float64, 1))
+	if v := out[0]; v > 0 {
+		return v, nil
+	}
+	return 0, nil
+}
+
+// groupPartitions groups partitions by their membership in every pending
+// job's preferred set: within a group every job is indifferent, so the plan
+// needs one pool per group, not per partition (DESIGN.md "Aggregating
+// identical nodes"). Groups are numbered by their first partition.
+func (c *cycle) groupPartitions() {
+	np := len(c.st.Cluster.PartitionNodes)
+	sig := make([]strings.Builder, np)
+	seen := map[string]bool{}
+	for _, p := range c.st.Pending {
+		pref := p.Job.Preferred
+		if len(pref) == 0 || len(pref) >= np {
+			continue
+		}
+		key := fmt.Sprint(pref)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		in := make([]bool, np)
+		for _, r := range pref {
+			if r >= 0 && r < np {
+				in[r] = true
+			}
+		}
+		for r := range np {
+			if in[r] {
+				sig[r].WriteByte('1')
+			} else {
+				sig[r].WriteByte('0')
+			}
+		}
+	}
+	c.groupOf = make([]int, np)
+	index := map[string]int{}
+	for r := range np {
+		k := sig[r].String()
+		g, ok := index[k]
+		if !ok {
+			g = len(c.parts)
+			index[k] = g
+			c.parts = append(c.parts, nil)
+			c.gNodes = append(c.gNodes, 0)
+		}
+		c.groupOf[r] = g
+		c.parts[g] = append(c.parts[g], r)
+		c.gNodes[g] += c.st.Cluster.PartitionNodes[r]
+	}
+}
+
+// prefGroups returns the groups of a job's preferred partitions, ascending;
+// nil when every partition is preferred.
+func (c *cycle) prefGroups(j *workloads.Job) []int {
+	np := len(c.groupOf)
+	if len(j.Preferred) == 0 || len(j.Preferred) >= np {
+		return nil
+	}
+	var gs []int
+	for _, r := range j.Preferred {
+		if r >= 0 && r < np {
+			gs = append(gs, c.groupOf[r])
+		}
+	}
+	slices.Sort(gs)
+	return slices.Compact(gs)
+}

@@ -1,0 +1,207 @@
+package planner
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/utility"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// options is stage 2: the pending jobs to plan and, for each, its allowed
+// partition sets (DESIGN.md step 2): the preferred groups with the runtime
+// as estimated and, when the preferred partitions are not all of them, all
+// groups with the runtime scaled by the cluster's slowdown. A set too small
+// for the job's gang is left out. Each set is combined with every start
+// slice in the valuation stage.
+func (c *cycle) options() error {
+	pend := c.planned()
+	all := make([]int, len(c.parts))
+	for g := range all {
+		all[g] = g
+	}
+	for _, p := range pend {
+		job := p.Job
+		if job.Nodes <= 0 {
+			continue
+		}
+		info := c.s.info(job, c.id)
+		pj := &pjob{p: p, info: info}
+		if pref := c.prefGroups(job); pref != nil {
+			pj.sets = append(pj.sets, allowedSet{groups: pref, rt: info.pref})
+			pj.sets = append(pj.sets, allowedSet{all: true, groups: all, rt: info.slowRuntime(c.st.Cluster.Slowdown)})
+		} else {
+			pj.sets = append(pj.sets, allowedSet{groups: all, rt: info.pref})
+		}
+		pj.sets = slices.DeleteFunc(pj.sets, func(a allowedSet) bool {
+			n := 0
+			for _, g := range a.groups {
+				n += c.gNodes[g]
+			}
+			return n < job.Nodes
+		})
+		if len(pj.sets) > 0 {
+			c.jobs = append(c.jobs, pj)
+		}
+	}
+	return nil
+}
+
+// planned returns the pending jobs this cycle plans: all of them ordered by
+// job ID, or with Config.MaxPending the first MaxPending in priority order
+// (SLO jobs by deadline, then best-effort jobs by submit time).
+func (c *cycle) planned() []*Pending {
+	pend := slices.Clone(c.st.Pending)
+	if mp := c.s.cfg.MaxPending; mp > 0 && len(pend) > mp {
+		slices.SortStableFunc(pend, priorityOrder)
+		pend = pend[:mp]
+	}
+	slices.SortStableFunc(pend, func(a, b *Pending) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
+	return pend
+}
+
+// priorityOrder orders pending jobs SLO first (earliest deadline first),
+// then best-effort (earliest submit first), ties by job ID.
+func priorityOrder(a, b *Pending) int {
+	ja, jb := a.Job, b.Job
+	if ja.Class != jb.Class {
+		if ja.Class == workloads.SLO {
+			return -1
+		}
+		return 1
+	}
+	if ja.Class == workloads.SLO {
+		if v := cmp.Compare(ja.Deadline, jb.Deadline); v != 0 {
+			return v
+		}
+	}
+	if v := cmp.Compare(ja.Submit, jb.Submit); v != 0 {
+		return v
+	}
+	return cmp.Compare(ja.ID, jb.ID)
+}
+
+// valuation is stage 3: the exact expected utility of every option
+// (3Sigma §3.1; DESIGN.md step 2),
+//
+//	U[j,o] = E[U_j(now + s·q + T)] = ∫ U_j(now + s·q + t) pdf(t) dt,
+//
+// over the piecewise-uniform runtime of the option's set, with the SLO
+// curve chosen by the over-estimate mode (§4.2) or the best-effort decay.
+// Options below UtilTol·Value are dropped. It also tabulates each set's
+// expected consumption per node P(T > m·q) for the capacity rows, cut at
+// CoefTol.
+func (c *cycle) valuation() error {
+	startT := make([]float64, len(c.starts))
+	for i, s := range c.starts {
+		startT[i] = c.st.Now + float64(s)*c.q
+	}
+	offs := make([]float64, c.H)
+	for m := range offs {
+		offs[m] = float64(m) * c.q
+	}
+	surv := make([]float64, c.H)
+	for ji, pj := range c.jobs {
+		job := pj.p.Job
+		var err error
+		if job.Class == workloads.SLO {
+			pj.curve, err = c.sloCurve(job, pj.info.pref)
+		} else {
+			pj.curve, err = c.beCurve(job)
+		}
+		if err != nil {
+			return fmt.Errorf("job %d: %w", job.ID, err)
+		}
+		tol := UtilTol * math.Max(job.Value, 0)
+		for si := range pj.sets {
+			set := &pj.sets[si]
+			set.util = set.rt.ExpectedUtility(pj.curve, startT, make([]float64, len(startT)))
+			any := false
+			for i, u := range set.util {
+				if u > tol && u > 0 {
+					c.opts = append(c.opts, option{job: ji, set: si, start: c.starts[i], util: u, x: -1})
+					any = true
+				}
+			}
+			if !any {
+				continue
+			}
+			if _, err := utility.Consumption(set.rt, offs, surv); err != nil {
+				return fmt.Errorf("job %d: %w", job.ID, err)
+			}
+			surv[0] = 1 // a job holds its nodes in its start slice
+			n := 1
+			for n < len(surv) && surv[n] >= CoefTol {
+				n++
+			}
+			set.surv = slices.Clone(surv[:n])
+		}
+	}
+	return nil
+}
+
+// oeWindowFactor: the over-estimate extension decays to zero over
+// max(deadline − submit, oeWindowFactor × the largest runtime the job's
+// distribution allows) after the deadline.
+const oeWindowFactor = 2
+
+// sloCurve is an SLO job's utility under the configured over-estimate mode
+// (utility.SLOCurve with the default post-deadline value); adaptivity is
+// judged on the runtime on preferred nodes.
+func (c *cycle) sloCurve(job *workloads.Job, d distributions.Dist) (utility.Curve, error) {
+	v := math.Max(job.Value, 0)
+	if !(job.Deadline > job.Submit) {
+		return utility.SLOStep(v, job.Deadline)
+	}
+	if v == 0 {
+		return utility.Curve{}, nil
+	}
+	// The post-deadline window must reach past the longest runtime the
+	// distribution allows, or an over-estimated job (the very case the
+	// extension is for) would still be worth nothing.
+	window := math.Max(job.Deadline-job.Submit, oeWindowFactor*d.Max())
+	spec := utility.SLOSpec{Value: v, Submit: job.Submit, Deadline: job.Deadline, Window: window, Threshold: c.s.cfg.OverestimateThreshold}
+	curve, _, err := utility.SLOCurve(c.s.cfg.Overestimate, spec, d)
+	return curve, err
+}
+
+// beCurve is a best-effort job's utility of its completion time x:
+//
+//	U(x) = V                                     x ≤ submit
+//	U(x) = V · (1 − (1 − f)·(x − submit)/W)      submit < x ≤ submit + W
+//	U(x) = f·V                                   x > submit + W
+//
+// with W = Config.BEDecay and f = Config.BEFloor: latency-sensitive value
+// decaying linearly (3Sigma §3.1) that never reaches zero, so a job that has
+// waited long is still worth running on idle nodes.
+func (c *cycle) beCurve(job *workloads.Job) (utility.Curve, error) {
+	v := math.Max(job.Value, 0)
+	if v == 0 {
+		return utility.Curve{}, nil
+	}
+	f, w := c.s.cfg.BEFloor, c.s.cfg.BEDecay
+	return utility.NewCurve(
+		utility.Knot{X: job.Submit, Left: v, Right: v},
+		utility.Knot{X: job.Submit + w, Left: f * v, Right: f * v},
+	)
+}
+
+// pointDist is a point mass at v seconds.
+func pointDist(v float64) distributions.Piecewise { return distributions.Point{V: v} }
+
+// conditional returns d given that the job has run for elapsed seconds,
+// prepared for valuation.
+func conditional(d distributions.Piecewise, elapsed float64) (*utility.Runtime, error) {
+	cd, err := distributions.Conditional(d, elapsed)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := cd.(distributions.Piecewise)
+	if !ok {
+		return nil, fmt.Errorf("conditional of a piecewise distribution is %T", cd)
+	}
+	return utility.NewRuntime(p)
+}

@@ -1,0 +1,233 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/utility"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// ThreeSigma is the 3σSched planning cycle (3Sigma §3, §4.2, §4.3;
+// DESIGN.md "One planning cycle"). Every variant of Table 1 and §6.2 is a
+// ThreeSigma with a different Estimator and over-estimate mode (variants.go).
+//
+// Between cycles it keeps only what must outlive a cycle: each job's runtime
+// estimate (made once, when the job is first seen), whether a running job
+// runs slowed, and the under-estimate extensions of running jobs. Everything
+// a cycle computes lives in its own cycle value.
+type ThreeSigma struct {
+	name   string
+	cfg    Config
+	est    Estimator
+	solver solver.Solver
+	stages []stage
+
+	jobs   map[int]*jobInfo   // per job ID, while pending or running
+	cycles uint64             // cycles run so far
+	ext    map[int]*extension // per running job ID: exp-inc state
+
+	// wall is the wall clock used only to measure cycle and solve times for
+	// CycleStats; plan times always come from State.Now.
+	wall func() time.Time
+	// inspect, when set (tests), sees every finished cycle.
+	inspect func(*cycle)
+}
+
+var _ Scheduler = (*ThreeSigma)(nil)
+
+// stage is one named step of the cycle pipeline.
+type stage struct {
+	name string
+	run  func(*cycle) error
+}
+
+// jobInfo is what the scheduler remembers about a job across cycles.
+type jobInfo struct {
+	est Estimate
+	// pref is the runtime on preferred nodes, all the runtime slowed by the
+	// cluster's slowdown (nil until needed), both prepared for valuation.
+	pref, all *utility.Runtime
+	slowed    bool    // last seen running on some non-preferred node
+	slowdown  float64 // the cluster's slowdown factor then
+	seen      uint64  // last cycle that saw the job
+}
+
+// extension is the under-estimate state of a running job (3Sigma §4.2):
+// its expected end (seconds since its start) and how many extensions of
+// 2^n cycles it has had.
+type extension struct {
+	start float64 // start of the run the state belongs to
+	end   float64 // expected runtime so far, seconds
+	n     int     // extensions so far; the next one adds 2^n cycles
+}
+
+// NewThreeSigma builds the planning cycle named name with the given runtime
+// estimator. cfg's zero fields take their defaults.
+//
+// The stages run in this order, each for a reason:
+//
+//   - capacity first: it groups interchangeable partitions and computes
+//     the expected free nodes C[g,t] every later stage packs into, and it
+//     updates the under-estimate extensions of running jobs;
+//   - options next: they need the partition groups (a job's allowed sets
+//     are unions of groups) and the horizon;
+//   - valuation after options: it prices each option by its exact expected
+//     utility and drops the worthless ones before they cost model size;
+//   - model: only the surviving options and the keep-variables of
+//     preemptible jobs, with the capacities as right-hand sides;
+//   - solve under the configured limit;
+//   - decode turns the answer's s = 0 options into placements on real
+//     partitions and its dropped keep-variables into preemptions;
+//   - fallback last: it decides with a priority rule only when no earlier
+//     stage produced a decision (no answer, error, crash); otherwise it
+//     passes the decision through.
+func NewThreeSigma(name string, cfg Config, est Estimator) (*ThreeSigma, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if est == nil {
+		return nil, fmt.Errorf("planner: %s needs a runtime estimator", name)
+	}
+	sol, err := solver.New(cfg.Solver)
+	if err != nil {
+		return nil, fmt.Errorf("planner: %s: %w", name, err)
+	}
+	s := &ThreeSigma{
+		name: name, cfg: cfg, est: est, solver: sol,
+		jobs: map[int]*jobInfo{}, ext: map[int]*extension{},
+		wall: time.Now,
+	}
+	s.stages = []stage{
+		{"capacity", (*cycle).capacity},
+		{"options", (*cycle).options},
+		{"valuation", (*cycle).valuation},
+		{"model", (*cycle).model},
+		{"solve", (*cycle).solve},
+		{"decode", (*cycle).decode},
+	}
+	return s, nil
+}
+
+// Name returns the variant's registry name.
+func (s *ThreeSigma) Name() string { return s.name }
+
+// Config returns the configuration with defaults filled in.
+func (s *ThreeSigma) Config() Config { return s.cfg }
+
+// Train feeds the history to the estimator.
+func (s *ThreeSigma) Train(history []workloads.Job) { s.est.Train(history) }
+
+// Observe passes a completion to the estimator, with the runtime brought
+// back to preferred nodes when the job ran slowed, and forgets the job.
+func (s *ThreeSigma) Observe(job *workloads.Job, runtime, now float64) {
+	if info := s.jobs[job.ID]; info != nil && info.slowed && info.slowdown > 0 {
+		runtime /= info.slowdown
+	}
+	s.est.Observe(job, runtime)
+	delete(s.jobs, job.ID)
+	delete(s.ext, job.ID)
+}
+
+// Schedule runs one planning cycle at state.Now.
+func (s *ThreeSigma) Schedule(ctx context.Context, st *State) (*Decision, error) {
+	t0 := s.wall()
+	c, err := s.newCycle(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	for _, stg := range s.stages {
+		if c.dec != nil {
+			break
+		}
+		if err := stg.run(c); err != nil {
+			c.failed, c.failErr = stg.name, err
+			break
+		}
+	}
+	if c.dec == nil {
+		c.fallback() // the last stage: decide by priority
+	}
+	c.fillStats()
+	c.dec.Stats.Cycle = s.wall().Sub(t0)
+	s.forgetUnseen(c.id)
+	if s.inspect != nil {
+		s.inspect(c)
+	}
+	return c.dec, nil
+}
+
+// forgetUnseen drops the memory of jobs the cycle no longer saw (completed
+// without Observe, or removed by the driver).
+func (s *ThreeSigma) forgetUnseen(id uint64) {
+	for k, v := range s.jobs {
+		if v.seen != id {
+			delete(s.jobs, k)
+		}
+	}
+	for k := range s.ext {
+		if info := s.jobs[k]; info == nil {
+			delete(s.ext, k)
+		}
+	}
+}
+
+// info returns the remembered estimate of job, estimating it the first time.
+func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64) *jobInfo {
+	in := s.jobs[job.ID]
+	if in == nil {
+		est, err := s.est.Estimate(job)
+		if err != nil || est.Dist == nil {
+			est, _ = pointEstimate(DefaultRuntime)
+		}
+		in = &jobInfo{est: est}
+		in.pref, err = utility.NewRuntime(est.Dist)
+		if err != nil {
+			est, _ = pointEstimate(DefaultRuntime)
+			in.est = est
+			in.pref, _ = utility.NewRuntime(est.Dist)
+		}
+		s.jobs[job.ID] = in
+	}
+	in.seen = cycleID
+	return in
+}
+
+// slowRuntime returns the job's runtime distribution on non-preferred nodes.
+func (in *jobInfo) slowRuntime(slowdown float64) *utility.Runtime {
+	if in.all != nil {
+		return in.all
+	}
+	if slowdown <= 0 || slowdown == 1 {
+		in.all = in.pref
+		return in.all
+	}
+	d, err := distributions.Scale(in.pref, slowdown)
+	if err == nil {
+		if p, ok := d.(distributions.Piecewise); ok {
+			in.all, err = utility.NewRuntime(p)
+		}
+	}
+	if in.all == nil {
+		in.all = in.pref // cannot happen for a valid prepared runtime
+	}
+	return in.all
+}
+
+// fillStats records the cycle's sizes and solve outcome in its decision.
+func (c *cycle) fillStats() {
+	st := &c.dec.Stats
+	st.Options = len(c.opts)
+	if c.m != nil {
+		st.Vars, st.Rows = len(c.m.Vars), len(c.m.Rows)
+	}
+	st.Solve = c.solveWall
+	if c.res != nil {
+		st.TimeLimited = c.res.TimeLimited
+	}
+	st.Solved = c.solved
+}

@@ -1,0 +1,66 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plannerhq/planner/utility"
+)
+
+// Registry names of the 3Sigma variants (3Sigma Table 1 and §6.2;
+// DESIGN.md). Under-estimate handling (exp-inc) is in all of them.
+const (
+	// Name3Sigma: 3σPredict distributions, adaptive over-estimate handling.
+	Name3Sigma = "3sigma"
+	// Name3SigmaNoDist: the predictor's point estimate as a point
+	// distribution, adaptive over-estimate handling.
+	Name3SigmaNoDist = "3sigma-nodist"
+	// Name3SigmaNoOE: distributions, no over-estimate handling.
+	Name3SigmaNoOE = "3sigma-nooe"
+	// Name3SigmaNoAdapt: distributions, over-estimate handling for every SLO job.
+	Name3SigmaNoAdapt = "3sigma-noadapt"
+	// NamePointPerfEst: the true runtime as a point, no over-estimate handling.
+	NamePointPerfEst = "pointperfest"
+	// NamePointRealEst: the predictor's point estimate, no over-estimate handling.
+	NamePointRealEst = "pointrealest"
+)
+
+// Variants lists the variant names New3Sigma accepts, in Table 1 order.
+func Variants() []string {
+	return []string{Name3Sigma, Name3SigmaNoDist, Name3SigmaNoOE, Name3SigmaNoAdapt, NamePointPerfEst, NamePointRealEst}
+}
+
+// New3Sigma builds the named variant from cfg (zero fields take defaults;
+// cfg.Overestimate is set by the variant) with a fresh runtime predictor
+// for the variants that use one. It is the one constructor a registry map
+// in cmd/ calls for every variant name.
+func New3Sigma(cfg Config, variant string) (Scheduler, error) {
+	return NewVariant(cfg, variant, nil)
+}
+
+// NewVariant is New3Sigma with the runtime predictor given (nil: a fresh
+// stand-in history predictor). Each scheduler needs its own predictor: it
+// learns from that scheduler's completions.
+func NewVariant(cfg Config, variant string, p RuntimePredictor) (*ThreeSigma, error) {
+	if p == nil {
+		p = newHistoryPredictor()
+	}
+	var est Estimator
+	switch variant {
+	case Name3Sigma:
+		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateAdaptive
+	case Name3SigmaNoDist:
+		est, cfg.Overestimate = &PredictorEstimator{P: p, PointOnly: true}, utility.OverestimateAdaptive
+	case Name3SigmaNoOE:
+		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateOff
+	case Name3SigmaNoAdapt:
+		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateAlways
+	case NamePointPerfEst:
+		est, cfg.Overestimate = PerfectEstimator{}, utility.OverestimateOff
+	case NamePointRealEst:
+		est, cfg.Overestimate = &PredictorEstimator{P: p, PointOnly: true}, utility.OverestimateOff
+	default:
+		return nil, fmt.Errorf("planner: unknown 3sigma variant %q (want one of %s)", variant, strings.Join(Variants(), ", "))
+	}
+	return NewThreeSigma(variant, cfg, est)
+}
