@@ -1,0 +1,53 @@
+//go:build cgo
+
+package solver
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+)
+
+// exactEngines must find the enumerated optimum on every small case.
+var exactEngines = map[string]bool{"cbc": true, "lpsolve": true}
+
+// forEachEngine runs f for every in-process engine of this build: the
+// pure-Go greedy and every cgo engine, in name order.
+func forEachEngine(t *testing.T, f func(t *testing.T, name string, eng engine)) {
+	engines := cgoEngines()
+	engines[GreedyName] = greedyEngine
+	names := make([]string, 0, len(engines))
+	for n := range engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) { f(t, n, engines[n]) })
+	}
+}
+
+func TestEnumEngines(t *testing.T) {
+	cases := enumCases(100)
+	forEachEngine(t, func(t *testing.T, name string, eng engine) {
+		optimal := 0
+		for _, c := range cases {
+			s := DefaultSettings()
+			s.TimeLimit = 10 * time.Second
+			if name == GreedyName {
+				s = enumSettings()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), s.TimeLimit)
+			res, err := eng(ctx, c.m, s, nil)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s on %s: %v", name, c.name, err)
+			}
+			checkEnumAnswer(t, c, name, res, exactEngines[name])
+			if c.feasible && res.X != nil && sameObjective(c.m.ObjectiveValue(res.X), c.opt) {
+				optimal++
+			}
+		}
+		t.Logf("%s: optimum on %d cases", name, optimal)
+	})
+}
