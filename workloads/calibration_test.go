@@ -3,7 +3,6 @@ package workloads
 import (
 	"fmt"
 	"slices"
-	"testing"
 )
 
 // errorProfile is the estimate-error profile of a stand-in predictor: each
@@ -64,22 +63,4 @@ func standInProfile(w *Workload) errorProfile {
 func (p errorProfile) String() string {
 	return fmt.Sprintf("%d jobs: off by ≥2× %.1f%%, within ±25%% %.1f%%, within ±5%% %.1f%%",
 		p.jobs, 100*p.offBy2, 100*p.within25, 100*p.within5)
-}
-
-func TestStandInProfileLog(t *testing.T) {
-	var s errorProfile
-	for seed := uint64(1); seed <= 20; seed++ {
-		p := DefaultGoogleParams()
-		p.Seed = seed
-		w, err := GenerateGoogle(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr := standInProfile(w)
-		t.Log(seed, pr)
-		s.offBy2 += pr.offBy2 / 20
-		s.within25 += pr.within25 / 20
-		s.within5 += pr.within5 / 20
-	}
-	t.Log("mean", s)
 }

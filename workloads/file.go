@@ -9,6 +9,26 @@ import (
 	"io"
 )
 
+// A workload file is JSON Lines (UTF-8, one JSON object per line, "\n"
+// line ends; a "\r" before it is tolerated):
+//
+//	line 1:        the Header, e.g.
+//	               {"version":1,"generator":"google","params":{…},"seed":1,
+//	                "cluster":{"partition_nodes":[32,…],"slowdown":1.5},
+//	                "window_s":18000,"jobs":1500,"history_jobs":3000}
+//	next lines:    history_jobs Job objects with "history":true (Submit < 0)
+//	then:          jobs Job objects of the window (0 ≤ Submit < window_s)
+//
+// A job line is the JSON of Job (field names in its struct tags) plus the
+// optional "history" marker, e.g.
+//
+//	{"id":0,"submit_s":4.2,"class":"slo","nodes":4,"runtime_s":640.5,
+//	 "deadline_s":1029,"value":1000,"preferred":[0,1,2,4,5,7],
+//	 "features":{"user":"user03","name":"job012","app":"app1",
+//	 "submit_hour":0,"submit_day":0,"resources":"nodes=4"},"kind":"short"}
+//
+// Unknown fields are errors, so a typo does not silently drop data.
+
 // FormatVersion is the version of the workload file format that Write
 // produces and Read accepts.
 const FormatVersion = 1

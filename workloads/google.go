@@ -186,6 +186,9 @@ func GenerateGoogle(p GoogleParams) (*Workload, error) {
 	cl := p.Cluster()
 	window := p.Hours * 3600
 	cat := newCatalog(&p, rand.New(rand.NewPCG(p.Seed, 1)))
+	if est := p.Load * float64(p.Nodes) * window / cat.meanWork(); est > maxGeneratedJobs {
+		return nil, fmt.Errorf("google workload: load × nodes × hours asks for ≈ %.3g jobs, more than %d: %w", est, maxGeneratedJobs, ErrInvalid)
+	}
 	g := &googleGen{p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV)}
 
 	jobs, gaps, err := g.window(rand.New(rand.NewPCG(p.Seed, 2)), window)
