@@ -1,0 +1,201 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Metrics are the measurements of one run, with the names and definitions
+// of DESIGN.md ("Metrics"). A metric that is undefined for the run (no SLO
+// jobs, no completed best-effort job, no solve) is NaN, written as null in
+// JSON and "-" in tables.
+type Metrics struct {
+	// SLOMissRate = SLO jobs that did not complete by their deadline
+	// (never started, cut off by the drain limit, or late) / SLO jobs.
+	SLOMissRate float64
+	// Goodput = Σ nodes × (end − start) / 3600 over the final run of SLO
+	// jobs that met their deadline (SLOGoodput) and of completed
+	// best-effort jobs (BEGoodput), in machine-hours.
+	Goodput, SLOGoodput, BEGoodput float64
+	// BELatencyMean = mean(end − submit) over completed best-effort jobs (s).
+	BELatencyMean float64
+	// JCT* = completion − submit over all completed jobs (s); quantiles are
+	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p).
+	JCTMean, JCTP50, JCTP99 float64
+	// Utilization = busy node-seconds (every run, including preempted and
+	// cut-off runs) / (nodes × the simulated span SimResult.End).
+	Utilization float64
+	// SpanS is that span (seconds): the last completion when every job
+	// completed (at least the window), else the drain limit.
+	SpanS float64
+	// CycleMsP50/P99: wall time of the Schedule call as the simulator
+	// measures it; SolverMsP99: CycleStats.Solve over cycles that solved.
+	// Wall-clock values: reported only outside deterministic mode.
+	CycleMsP50, CycleMsP99, SolverMsP99 float64
+	// SolverTimeLimited: cycles whose solve hit its limit; Fallbacks: cycles
+	// decided by the fallback heuristic (from CycleStats).
+	SolverTimeLimited, Fallbacks int
+	// Cycles that called the scheduler; Preemptions in total.
+	Cycles, Preemptions int
+	// Job counts.
+	SLOJobs, BEJobs, Completed int
+}
+
+// Metric is one named value of a report.
+type Metric struct {
+	Name  string
+	Value float64
+	// Timing marks wall-clock metrics (left out of deterministic reports).
+	Timing bool
+}
+
+// List is the metrics in report order, with DESIGN.md's names.
+func (m Metrics) List() []Metric {
+	return []Metric{
+		{Name: "slo_miss_rate", Value: m.SLOMissRate},
+		{Name: "goodput_machine_hours", Value: m.Goodput},
+		{Name: "slo_goodput_machine_hours", Value: m.SLOGoodput},
+		{Name: "be_goodput_machine_hours", Value: m.BEGoodput},
+		{Name: "be_latency_mean_s", Value: m.BELatencyMean},
+		{Name: "jct_mean_s", Value: m.JCTMean},
+		{Name: "jct_p50_s", Value: m.JCTP50},
+		{Name: "jct_p99_s", Value: m.JCTP99},
+		{Name: "utilization", Value: m.Utilization},
+		{Name: "span_s", Value: m.SpanS},
+		{Name: "cycle_ms_p50", Value: m.CycleMsP50, Timing: true},
+		{Name: "cycle_ms_p99", Value: m.CycleMsP99, Timing: true},
+		{Name: "solver_ms_p99", Value: m.SolverMsP99, Timing: true},
+		{Name: "solver_time_limited", Value: float64(m.SolverTimeLimited)},
+		{Name: "fallbacks", Value: float64(m.Fallbacks)},
+		{Name: "cycles", Value: float64(m.Cycles)},
+		{Name: "preemptions", Value: float64(m.Preemptions)},
+		{Name: "slo_jobs", Value: float64(m.SLOJobs)},
+		{Name: "be_jobs", Value: float64(m.BEJobs)},
+		{Name: "completed_jobs", Value: float64(m.Completed)},
+	}
+}
+
+// metricsJSON writes the metrics as one JSON object in List order, without
+// the timing metrics when deterministic.
+func metricsJSON(m Metrics, deterministic bool) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for _, v := range m.List() {
+		if v.Timing && deterministic {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		name, _ := json.Marshal(v.Name)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(jsonNumber(v.Value))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// jsonNumber is v as JSON, null for NaN or ±Inf.
+func jsonNumber(v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null")
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// ComputeMetrics computes the metrics of a run from its job records (in
+// the order given; SimResult.Jobs is by id) and its cycles. span is the
+// simulated time the run covers and nodes the cluster size (utilisation's
+// denominator); busy is the busy node-seconds of every run.
+func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes int, busy float64) Metrics {
+	m := Metrics{}
+	var sloMet int
+	var beLat, jct []float64
+	for i := range jobs {
+		j := &jobs[i]
+		m.Preemptions += j.Preemptions
+		switch j.Class {
+		case workloads.SLO:
+			m.SLOJobs++
+		case workloads.BestEffort:
+			m.BEJobs++
+		}
+		if !j.Completed {
+			continue
+		}
+		m.Completed++
+		work := float64(j.Nodes) * (j.End - j.Start) / 3600
+		jct = append(jct, j.End-j.Submit)
+		switch {
+		case j.Class == workloads.SLO && j.MetDeadline:
+			sloMet++
+			m.SLOGoodput += work
+		case j.Class == workloads.BestEffort:
+			m.BEGoodput += work
+			beLat = append(beLat, j.End-j.Submit)
+		}
+	}
+	m.Goodput = m.SLOGoodput + m.BEGoodput
+	m.SLOMissRate = math.NaN()
+	if m.SLOJobs > 0 {
+		m.SLOMissRate = float64(m.SLOJobs-sloMet) / float64(m.SLOJobs)
+	}
+	m.BELatencyMean = mean(beLat)
+	m.JCTMean = mean(jct)
+	m.JCTP50, m.JCTP99 = quantile(0.5, jct), quantile(0.99, jct)
+	m.Utilization = math.NaN()
+	m.SpanS = span
+	if span > 0 && nodes > 0 {
+		m.Utilization = busy / (span * float64(nodes))
+	}
+	var cyc, solve []float64
+	for _, c := range cycles {
+		m.Cycles++
+		cyc = append(cyc, float64(c.Wall)/1e6)
+		if c.Stats.Solved {
+			solve = append(solve, float64(c.Stats.Solve)/1e6)
+		}
+		if c.Stats.TimeLimited {
+			m.SolverTimeLimited++
+		}
+		if c.Stats.Fallback {
+			m.Fallbacks++
+		}
+	}
+	m.CycleMsP50, m.CycleMsP99 = quantile(0.5, cyc), quantile(0.99, cyc)
+	m.SolverMsP99 = quantile(0.99, solve)
+	return m
+}
+
+// Metrics of a simulation result.
+func (r *SimResult) Metrics() Metrics {
+	return ComputeMetrics(r.Jobs, r.Cycles, r.End, r.Nodes, r.BusyNodeSeconds)
+}
+
+func mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return stat.Mean(x, nil)
+}
+
+// quantile is stat.Quantile(p, stat.Empirical) of x (x is not modified);
+// NaN for no data.
+func quantile(p float64, x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return stat.Quantile(p, stat.Empirical, s, nil)
+}

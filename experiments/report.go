@@ -1,0 +1,221 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Report is the outcome of a comparison as DESIGN.md's CLI contract prints
+// it: {"config": {...}, "runs": [{"scheduler", "workload", "seed",
+// "params", "metrics"}]}.
+type Report struct {
+	// Config is marshalled as the "config" object (the caller's settings,
+	// in the caller's field order).
+	Config any
+	Runs   []RunResult
+	// Deterministic leaves the wall-clock metrics (cycle_ms_p50,
+	// cycle_ms_p99, solver_ms_p99) out of JSON and CSV, so that the same
+	// settings give byte-identical output whenever no solve hit its limit.
+	Deterministic bool
+}
+
+type runJSON struct {
+	Scheduler string          `json:"scheduler"`
+	Workload  string          `json:"workload"`
+	Seed      uint64          `json:"seed"`
+	Params    Params          `json:"params"`
+	Metrics   json.RawMessage `json:"metrics"`
+}
+
+// WriteJSON writes the report as one indented JSON object and a newline.
+// Keys are in a fixed order: struct fields and Metrics.List.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := struct {
+		Config any       `json:"config"`
+		Runs   []runJSON `json:"runs"`
+	}{Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
+	for i, run := range r.Runs {
+		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
+			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// WriteTable writes one row per run with the headline metrics of the
+// paper's Fig. 5 and the rest of Metrics.List (timing included unless
+// deterministic).
+func (r *Report) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	cols := []struct {
+		head string
+		get  func(m Metrics) string
+	}{
+		{"SLO miss %", func(m Metrics) string { return fmtF(100*m.SLOMissRate, 1) }},
+		{"goodput M-h", func(m Metrics) string { return fmtF(m.Goodput, 1) }},
+		{"SLO M-h", func(m Metrics) string { return fmtF(m.SLOGoodput, 1) }},
+		{"BE M-h", func(m Metrics) string { return fmtF(m.BEGoodput, 1) }},
+		{"BE latency s", func(m Metrics) string { return fmtF(m.BELatencyMean, 0) }},
+		{"JCT mean s", func(m Metrics) string { return fmtF(m.JCTMean, 0) }},
+		{"JCT p99 s", func(m Metrics) string { return fmtF(m.JCTP99, 0) }},
+		{"util %", func(m Metrics) string { return fmtF(100*m.Utilization, 1) }},
+		{"preempt", func(m Metrics) string { return strconv.Itoa(m.Preemptions) }},
+		{"cycles", func(m Metrics) string { return strconv.Itoa(m.Cycles) }},
+		{"limited", func(m Metrics) string { return strconv.Itoa(m.SolverTimeLimited) }},
+		{"fallback", func(m Metrics) string { return strconv.Itoa(m.Fallbacks) }},
+	}
+	if !r.Deterministic {
+		cols = append(cols,
+			struct {
+				head string
+				get  func(m Metrics) string
+			}{"cycle p99 ms", func(m Metrics) string { return fmtF(m.CycleMsP99, 1) }},
+			struct {
+				head string
+				get  func(m Metrics) string
+			}{"solve p99 ms", func(m Metrics) string { return fmtF(m.SolverMsP99, 1) }})
+	}
+	head := []string{"scheduler"}
+	for _, c := range cols {
+		head = append(head, c.head)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, run := range r.Runs {
+		row := []string{run.Scheduler}
+		for _, c := range cols {
+			row = append(row, c.get(run.Metrics))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+func fmtF(v float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+// WriteCSV writes one row per run: scheduler, workload, seed, then every
+// metric of Metrics.List (timing ones only when not deterministic). An
+// undefined metric is an empty field.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := []string{"scheduler", "workload", "seed"}
+	for _, m := range (Metrics{}).List() {
+		if !(m.Timing && r.Deterministic) {
+			head = append(head, m.Name)
+		}
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, run := range r.Runs {
+		row := []string{run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10)}
+		for _, m := range run.Metrics.List() {
+			if !(m.Timing && r.Deterministic) {
+				row = append(row, csvFloat(m.Value))
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvFloat writes v in the shortest form that reads back exactly; empty for
+// NaN.
+func csvFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// JobsCSVHeader is the header of jobs.csv (DESIGN.md, CLI contract).
+var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
+	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions"}
+
+// WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
+// id. Times are written in the shortest form that reads back exactly;
+// partition is the partitions of the final run joined by ';'.
+func (r *Report) WriteJobsCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(JobsCSVHeader); err != nil {
+		return err
+	}
+	for _, run := range r.Runs {
+		if run.Sim == nil {
+			continue
+		}
+		for _, j := range run.Sim.Jobs {
+			parts := make([]string, len(j.Partitions))
+			for i, p := range j.Partitions {
+				parts[i] = strconv.Itoa(p)
+			}
+			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
+				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions)}
+			if j.Class == workloads.SLO {
+				row[4] = csvFloat(j.Deadline)
+				row[11] = strconv.FormatBool(j.MetDeadline)
+			}
+			if j.Started || j.Completed {
+				row[8] = csvFloat(j.Start)
+			}
+			if j.Completed {
+				row[9] = csvFloat(j.End)
+			}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteDir writes results.json, jobs.csv and chart.png into dir (created
+// if needed).
+func (r *Report) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"results.json", r.WriteJSON},
+		{"jobs.csv", r.WriteJobsCSV},
+		{"chart.png", r.WriteChart},
+	}
+	for _, f := range files {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,282 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plannerhq/planner/planner"
+)
+
+func runReport(t *testing.T, in Input, parallel int, names ...string) *Report {
+	t.Helper()
+	runs, err := Run(context.Background(), in, testRegistry(), RunConfig{
+		Schedulers: names, Sim: SimConfig{Interval: 60}, Seed: 9, Parallel: parallel,
+		Params: Params{Nodes: in.Cluster.TotalNodes(), Slack: []float64{20, 40}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Report{Config: map[string]any{"seed": 9}, Runs: runs, Deterministic: true}
+}
+
+// TestMetricsFromJobsCSV recomputes every job metric from jobs.csv, by the
+// definitions of DESIGN.md, and compares with results.json.
+func TestMetricsFromJobsCSV(t *testing.T) {
+	in := randomInput(11, 400, 4*3600)
+	rep := runReport(t, in, 2, "prio", "prio-preempt")
+	dir := t.TempDir()
+	if err := rep.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	var results struct {
+		Runs []struct {
+			Scheduler string
+			Metrics   map[string]*float64
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &results); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rows[0], JobsCSVHeader) || strings.Join(rows[0], ",") !=
+		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions" {
+		t.Fatalf("header %v", rows[0])
+	}
+	for _, run := range results.Runs {
+		got := recompute(t, rows[1:], run.Scheduler, *run.Metrics["span_s"], in.Cluster.TotalNodes())
+		for name, want := range got {
+			j := run.Metrics[name]
+			if j == nil {
+				t.Errorf("%s: %s missing from results.json", run.Scheduler, name)
+				continue
+			}
+			if math.Abs(*j-want) > 1e-9*max(1, math.Abs(want)) {
+				t.Errorf("%s: %s = %v in results.json, %v from jobs.csv", run.Scheduler, name, *j, want)
+			}
+		}
+		if *run.Metrics["slo_miss_rate"] <= 0 || *run.Metrics["be_goodput_machine_hours"] <= 0 {
+			t.Errorf("%s: degenerate test workload: %v", run.Scheduler, run.Metrics)
+		}
+	}
+}
+
+// recompute derives the metrics of one scheduler from jobs.csv rows.
+// Utilization is only derivable when nothing was preempted (lost runs are
+// not in jobs.csv).
+func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes int) map[string]float64 {
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("bad number %q", s)
+		}
+		return v
+	}
+	var slo, met, preempt int
+	var sloGP, beGP, busy float64
+	var beLat, jct []float64
+	for _, r := range rows {
+		if r[0] != sched {
+			continue
+		}
+		n := num(r[5])
+		pre, _ := strconv.Atoi(r[12])
+		preempt += pre
+		if r[2] == "slo" {
+			slo++
+		}
+		if r[8] != "" {
+			end := span
+			if r[10] == "true" {
+				end = num(r[9])
+			}
+			busy += n * (end - num(r[8]))
+		}
+		if r[10] != "true" {
+			continue
+		}
+		work := n * (num(r[9]) - num(r[8])) / 3600
+		jct = append(jct, num(r[9])-num(r[3]))
+		switch {
+		case r[2] == "slo" && r[11] == "true":
+			met++
+			sloGP += work
+			if num(r[9]) > num(r[4]) {
+				t.Errorf("job %s met_deadline but ended after it", r[1])
+			}
+		case r[2] == "be":
+			beGP += work
+			beLat = append(beLat, num(r[9])-num(r[3]))
+		}
+	}
+	meanOf := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v
+		}
+		return s / float64(len(x))
+	}
+	// Empirical quantile: the smallest x with i/n ≥ p.
+	q := func(p float64, x []float64) float64 {
+		s := slices.Clone(x)
+		slices.Sort(s)
+		return s[int(math.Ceil(p*float64(len(s))))-1]
+	}
+	out := map[string]float64{
+		"slo_miss_rate":             float64(slo-met) / float64(slo),
+		"goodput_machine_hours":     sloGP + beGP,
+		"slo_goodput_machine_hours": sloGP,
+		"be_goodput_machine_hours":  beGP,
+		"be_latency_mean_s":         meanOf(beLat),
+		"jct_mean_s":                meanOf(jct),
+		"jct_p50_s":                 q(0.5, jct),
+		"jct_p99_s":                 q(0.99, jct),
+		"preemptions":               float64(preempt),
+		"completed_jobs":            float64(len(jct)),
+	}
+	if preempt == 0 {
+		out["utilization"] = busy / (span * float64(nodes))
+	}
+	return out
+}
+
+// TestDeterministicOutput: the same input gives byte-identical JSON, CSV and
+// jobs.csv whatever the parallelism.
+func TestDeterministicOutput(t *testing.T) {
+	in := randomInput(5, 300, 3*3600)
+	names := []string{"prio-preempt", "prio", "prio-preempt"}
+	var ref [3][]byte
+	for i, par := range []int{1, 2, 3, 1} {
+		rep := runReport(t, in, par, names...)
+		var out [3]bytes.Buffer
+		if err := rep.WriteJSON(&out[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.WriteCSV(&out[1]); err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.WriteJobsCSV(&out[2]); err != nil {
+			t.Fatal(err)
+		}
+		for k := range out {
+			if i == 0 {
+				ref[k] = out[k].Bytes()
+			} else if !bytes.Equal(ref[k], out[k].Bytes()) {
+				t.Errorf("output %d differs with --parallel %d", k, par)
+			}
+		}
+		for k, run := range rep.Runs {
+			if run.Scheduler != names[k] {
+				t.Errorf("run %d is %s, want %s (listed order)", k, run.Scheduler, names[k])
+			}
+		}
+	}
+	if bytes.Contains(ref[0], []byte("cycle_ms")) || bytes.Contains(ref[0], []byte("solver_ms")) {
+		t.Error("deterministic JSON contains wall-clock metrics")
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	rep := runReport(t, randomInput(2, 50, 3600), 1, "prio")
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	// Keys in the contract's order.
+	order := []string{`"config"`, `"runs"`, `"scheduler"`, `"workload"`, `"seed"`, `"params"`, `"metrics"`,
+		`"slo_miss_rate"`, `"goodput_machine_hours"`, `"slo_goodput_machine_hours"`, `"be_goodput_machine_hours"`,
+		`"be_latency_mean_s"`, `"jct_mean_s"`, `"jct_p50_s"`, `"jct_p99_s"`, `"utilization"`,
+		`"solver_time_limited"`, `"fallbacks"`}
+	last := -1
+	for _, k := range order {
+		i := strings.Index(s[last+1:], k)
+		if i < 0 {
+			t.Fatalf("key %s missing or out of order in\n%s", k, s)
+		}
+		last += 1 + i
+	}
+	rep.Deterministic = false
+	b.Reset()
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"cycle_ms_p99"`) {
+		t.Error("non-deterministic JSON lacks cycle_ms_p99")
+	}
+	var v any
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNoSLOJobsIsNull(t *testing.T) {
+	in := Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 10)), Window: 60}
+	rep := runReport(t, in, 1, "prio")
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"slo_miss_rate": null`) {
+		t.Errorf("slo_miss_rate without SLO jobs should be null:\n%s", b.String())
+	}
+	b.Reset()
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "prio") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+func TestChartIsPNG(t *testing.T) {
+	rep := runReport(t, randomInput(3, 100, 3600), 2, "prio", "prio-preempt")
+	var b bytes.Buffer
+	if err := rep.WriteChart(&b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() < 600 || r.Dy() < 200 {
+		t.Errorf("chart is %v", r)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	in := randomInput(1, 10, 600)
+	_, err := Run(context.Background(), in, testRegistry(), RunConfig{Schedulers: []string{"prio", "nope"}, Sim: SimConfig{Interval: 60}})
+	if err == nil || !strings.Contains(err.Error(), `unknown scheduler "nope"`) {
+		t.Errorf("error %v", err)
+	}
+	bad := Registry{"bad": func(SchedulerOptions) (planner.Scheduler, error) {
+		return &FuncScheduler{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
+			return &planner.Decision{Start: []planner.Placement{{JobID: 12345, Alloc: []int{1, 0, 0, 0}}}}, nil
+		}}, nil
+	}}
+	_, err = Run(context.Background(), in, bad, RunConfig{Schedulers: []string{"bad"}, Sim: SimConfig{Interval: 60}})
+	if err == nil || !strings.Contains(err.Error(), "scheduler bad") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -1,0 +1,190 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// SchedulerOptions are what a Factory may use to build a scheduler for one
+// run. Each run gets its own scheduler instance.
+type SchedulerOptions struct {
+	Cluster workloads.Cluster
+	// Interval is the time between cycles; Horizon the plan-ahead horizon
+	// (zero: the scheduler's default).
+	Interval, Horizon time.Duration
+	// Solver is the MILP backend name ("" = the solver package's default);
+	// SolverTimeout the wall-clock limit of one solve.
+	Solver        string
+	SolverTimeout time.Duration
+	// Deterministic asks for solves bounded by work limits, not the clock,
+	// so the same input gives the same decisions.
+	Deterministic bool
+	// Seed for any randomness of the scheduler (math/rand/v2).
+	Seed uint64
+}
+
+// Factory builds one scheduler instance.
+type Factory func(SchedulerOptions) (planner.Scheduler, error)
+
+// Registry maps scheduler names to factories. It is built in cmd/, not
+// filled by init functions.
+type Registry map[string]Factory
+
+// Names are the registered names, sorted.
+func (r Registry) Names() []string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ErrUnknownScheduler is wrapped when a scheduler name is not registered.
+var ErrUnknownScheduler = errors.New("unknown scheduler")
+
+// Check reports the first name that is not registered.
+func (r Registry) Check(names []string) error {
+	if len(names) == 0 {
+		return fmt.Errorf("no scheduler given (registered: %s)", strings.Join(r.Names(), ", "))
+	}
+	for _, n := range names {
+		if _, ok := r[n]; !ok {
+			return fmt.Errorf("%w %q (registered: %s)", ErrUnknownScheduler, n, strings.Join(r.Names(), ", "))
+		}
+	}
+	return nil
+}
+
+// RunConfig is one comparison: every listed scheduler on one input.
+type RunConfig struct {
+	Schedulers []string
+	Options    SchedulerOptions // Cluster is taken from the input
+	Sim        SimConfig        // Progress is set by the runner
+	// Seed of the workload, reported with every run.
+	Seed uint64
+	// Params are reported with every run.
+	Params Params
+	// Parallel runs at most this many simulations at once (≤ 0:
+	// runtime.NumCPU()). Results do not depend on it.
+	Parallel int
+	// Progress receives one line per tenth of simulated time per
+	// scheduler, when set. Lines of parallel runs interleave.
+	Progress io.Writer
+}
+
+// Params are the settings of a run, reported with it (the "params" object).
+type Params struct {
+	Nodes          int       `json:"nodes"`
+	Partitions     int       `json:"partitions"`
+	Hours          float64   `json:"hours"`
+	Load           float64   `json:"load"`
+	Slack          []float64 `json:"slack"`
+	IntervalS      float64   `json:"interval_s"`
+	HorizonS       float64   `json:"horizon_s"`
+	Solver         string    `json:"solver"`
+	SolverTimeoutS float64   `json:"solver_timeout_s"`
+	Deterministic  bool      `json:"deterministic"`
+	Jobs           int       `json:"jobs"`
+}
+
+// RunResult is one scheduler's run.
+type RunResult struct {
+	Scheduler string
+	Workload  string
+	Seed      uint64
+	Params    Params
+	Metrics   Metrics
+	Sim       *SimResult
+}
+
+// Run plays in through every scheduler of cfg, up to cfg.Parallel at a
+// time, each with a fresh instance from reg trained on in.History. Results
+// are in the order of cfg.Schedulers. The first error (an invalid decision,
+// a scheduler error) cancels the other runs and is returned, naming the
+// scheduler.
+func Run(ctx context.Context, in Input, reg Registry, cfg RunConfig) ([]RunResult, error) {
+	if err := reg.Check(cfg.Schedulers); err != nil {
+		return nil, err
+	}
+	if _, err := NewSim(in, cfg.Sim, nil); err != nil {
+		return nil, err
+	}
+	par := cfg.Parallel
+	if par <= 0 {
+		par = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	results := make([]RunResult, len(cfg.Schedulers))
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	var mu sync.Mutex // serialises progress lines
+	for i, name := range cfg.Schedulers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				return
+			}
+			res, err := runOne(ctx, in, reg, cfg, name, &mu)
+			if err != nil {
+				cancel(err)
+				return
+			}
+			results[i] = *res
+		}()
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+func runOne(ctx context.Context, in Input, reg Registry, cfg RunConfig, name string, mu *sync.Mutex) (*RunResult, error) {
+	opts := cfg.Options
+	opts.Cluster = in.Cluster
+	s, err := reg[name](opts)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler %s: %w", name, err)
+	}
+	s.Train(slices.Clone(in.History))
+	sc := cfg.Sim
+	if cfg.Progress != nil {
+		sc.Progress = func(frac, now float64) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(cfg.Progress, "simulate: %s %3.0f%% (t=%.0f s)\n", name, frac*100, now)
+		}
+	}
+	sim, err := NewSim(in, sc, s)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sim.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := cfg.Params
+	p.Slack = slices.Clone(p.Slack)
+	return &RunResult{Scheduler: name, Workload: in.Name, Seed: cfg.Seed, Params: p,
+		Metrics: res.Metrics(), Sim: res}, nil
+}

@@ -1,0 +1,550 @@
+package experiments
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Input is what the simulator plays: a cluster and the jobs submitted to it.
+type Input struct {
+	// Name names the workload in reports ("google", a file name, …).
+	Name    string
+	Cluster workloads.Cluster
+	// Jobs are the submitted jobs, in any order; ids must be unique.
+	Jobs []workloads.Job
+	// History are jobs completed before the run, given to Scheduler.Train.
+	History []workloads.Job
+	// Window is the length of the workload (seconds): jobs arrive in
+	// [0, Window]. Zero means the latest submit time.
+	Window float64
+}
+
+// SimConfig are the simulator's settings.
+type SimConfig struct {
+	// Interval is the simulated time between scheduling cycles (seconds).
+	Interval float64
+	// Drain bounds how long the simulation runs past the window (seconds).
+	// Zero is the default rule: run until every job has completed, but
+	// stop at the latest SLO deadline or at 2 × Window, whichever is
+	// earlier, and never before Window. By the latest deadline every SLO
+	// job's fate is known; jobs still pending or running at the stop are
+	// not completed (an SLO job among them missed its deadline, a
+	// best-effort job adds no goodput).
+	Drain float64
+	// Progress, when set, is called as simulated time passes every tenth
+	// of the simulation's time limit (frac = 0.1, 0.2, …, 1).
+	Progress func(frac, now float64)
+}
+
+// ErrInvalidDecision is wrapped by every error about a Decision the
+// simulator refuses (a placement that does not fit, an SLO preemption, …).
+// The simulator never repairs a decision.
+var ErrInvalidDecision = errors.New("invalid decision")
+
+// ErrInvalidInput is wrapped by every error about an Input or SimConfig.
+var ErrInvalidInput = errors.New("invalid simulation input")
+
+// JobRecord is the fate of one job in one run: the row of jobs.csv.
+type JobRecord struct {
+	JobID    int
+	Class    workloads.Class
+	Submit   float64
+	Deadline float64 // SLO only
+	Nodes    int
+	Runtime  float64 // actual runtime on preferred nodes
+	// Partitions are the partitions of the final run (ascending).
+	Partitions []int
+	Started    bool    // the final run started
+	Start      float64 // start of the final run, when Started
+	Completed  bool
+	End        float64 // completion, when Completed
+	Slowed     bool    // the final run held a node off the preferred set
+	// MetDeadline: an SLO job that completed by its deadline.
+	MetDeadline bool
+	Preemptions int
+}
+
+// CycleRecord is what the simulator keeps of one cycle.
+type CycleRecord struct {
+	Now     float64
+	Wall    time.Duration // wall time of the Schedule call, measured by the simulator
+	Stats   planner.CycleStats
+	Started int
+	Preempt int
+}
+
+// SimResult is the outcome of one simulation.
+type SimResult struct {
+	Jobs   []JobRecord // by job id
+	Cycles []CycleRecord
+	// End is the simulated time the run covers: the last completion when
+	// every job completed (at least Window), else the drain limit.
+	End float64
+	// BusyNodeSeconds is Σ nodes × run time of every run, preempted and
+	// cut-off runs included.
+	BusyNodeSeconds float64
+	Nodes           int
+}
+
+// simJob is the simulator's state of one job.
+type simJob struct {
+	job     workloads.Job
+	pending *planner.Pending // while pending
+	running *planner.Running // while running
+	end     float64          // of the current run
+	run     int              // run number, to drop stale completion events
+	rec     JobRecord
+}
+
+// Sim is one simulation in progress: one scheduler on one input. Step runs
+// one cycle at a time (for tests); Run runs to the end.
+type Sim struct {
+	in    Input
+	cfg   SimConfig
+	sched planner.Scheduler
+
+	jobs     []*simJob // by submit time, then id (arrival order)
+	byID     map[int]*simJob
+	next     int // next arrival in jobs
+	pending  []*simJob
+	running  []*simJob // by id
+	events   completionHeap
+	free     []int
+	k        int // next cycle index: cycle k is at k·Interval
+	limit    float64
+	window   float64
+	busy     float64
+	lastEnd  float64
+	cycles   []CycleRecord
+	reported int // tenths of progress reported
+	done     bool
+}
+
+// NewSim checks the input and prepares a simulation. It does not call
+// Train: the runner does that before the run.
+func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
+	if !(cfg.Interval > 0) || math.IsInf(cfg.Interval, 0) {
+		return nil, fmt.Errorf("%w: interval must be positive, got %g s", ErrInvalidInput, cfg.Interval)
+	}
+	if !(cfg.Drain >= 0) || math.IsInf(cfg.Drain, 0) {
+		return nil, fmt.Errorf("%w: drain must be ≥ 0, got %g s", ErrInvalidInput, cfg.Drain)
+	}
+	c := in.Cluster
+	if len(c.PartitionNodes) == 0 {
+		return nil, fmt.Errorf("%w: cluster has no partitions", ErrInvalidInput)
+	}
+	for r, n := range c.PartitionNodes {
+		if n < 0 {
+			return nil, fmt.Errorf("%w: partition %d has %d nodes", ErrInvalidInput, r, n)
+		}
+	}
+	if !(c.Slowdown >= 1) || math.IsInf(c.Slowdown, 0) {
+		return nil, fmt.Errorf("%w: slowdown must be ≥ 1, got %g", ErrInvalidInput, c.Slowdown)
+	}
+	s := &Sim{in: in, cfg: cfg, sched: sched, byID: make(map[int]*simJob, len(in.Jobs)),
+		free: slices.Clone(c.PartitionNodes)}
+	total := c.TotalNodes()
+	lastSubmit, lastDeadline := 0.0, 0.0
+	for i := range in.Jobs {
+		j := in.Jobs[i]
+		if err := validateJob(&j, c, total); err != nil {
+			return nil, fmt.Errorf("%w: job %d: %v", ErrInvalidInput, j.ID, err)
+		}
+		if _, dup := s.byID[j.ID]; dup {
+			return nil, fmt.Errorf("%w: job id %d appears twice", ErrInvalidInput, j.ID)
+		}
+		j.Preferred = slices.Clone(j.Preferred)
+		sj := &simJob{job: j}
+		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, Submit: j.Submit, Deadline: j.Deadline,
+			Nodes: j.Nodes, Runtime: j.Runtime}
+		s.byID[j.ID] = sj
+		s.jobs = append(s.jobs, sj)
+		lastSubmit = max(lastSubmit, j.Submit)
+		if j.Class == workloads.SLO {
+			lastDeadline = max(lastDeadline, j.Deadline)
+		}
+	}
+	slices.SortFunc(s.jobs, func(a, b *simJob) int {
+		if c := cmp.Compare(a.job.Submit, b.job.Submit); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.job.ID, b.job.ID)
+	})
+	if !(in.Window >= 0) || math.IsInf(in.Window, 0) {
+		return nil, fmt.Errorf("%w: window must be ≥ 0, got %g s", ErrInvalidInput, in.Window)
+	}
+	s.window = in.Window
+	if s.window == 0 {
+		s.window = lastSubmit
+	}
+	if lastSubmit > s.window {
+		return nil, fmt.Errorf("%w: a job is submitted at %g s, after the window of %g s", ErrInvalidInput, lastSubmit, s.window)
+	}
+	if cfg.Drain > 0 {
+		s.limit = s.window + cfg.Drain
+	} else {
+		s.limit = max(s.window, min(lastDeadline, 2*s.window))
+	}
+	return s, nil
+}
+
+func validateJob(j *workloads.Job, c workloads.Cluster, total int) error {
+	switch {
+	case j.Class != workloads.SLO && j.Class != workloads.BestEffort:
+		return fmt.Errorf("unknown class %d", int(j.Class))
+	case j.Nodes < 1:
+		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
+	case j.Nodes > total:
+		return fmt.Errorf("needs %d nodes, the cluster has %d", j.Nodes, total)
+	case !(j.Submit >= 0) || math.IsInf(j.Submit, 0):
+		return fmt.Errorf("submit must be ≥ 0, got %g", j.Submit)
+	case !(j.Runtime > 0) || math.IsInf(j.Runtime, 0):
+		return fmt.Errorf("runtime must be positive, got %g", j.Runtime)
+	case j.Class == workloads.SLO && (!(j.Deadline >= j.Submit) || math.IsInf(j.Deadline, 0)):
+		return fmt.Errorf("deadline %g is before submit %g", j.Deadline, j.Submit)
+	}
+	for _, p := range j.Preferred {
+		if p < 0 || p >= len(c.PartitionNodes) {
+			return fmt.Errorf("preferred partition %d does not exist (cluster has %d)", p, len(c.PartitionNodes))
+		}
+	}
+	return nil
+}
+
+// Limit is the simulated time at which the run stops at the latest.
+func (s *Sim) Limit() float64 { return s.limit }
+
+// Now is the time of the next cycle.
+func (s *Sim) Now() float64 { return float64(s.k) * s.cfg.Interval }
+
+// Done reports whether the simulation has finished.
+func (s *Sim) Done() bool { return s.done }
+
+// Run steps until the end and returns the result.
+func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
+	for !s.done {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if _, _, err := s.Step(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return s.Result(), nil
+}
+
+// Step advances to the next cycle that has work: at t = k·Interval it
+// completes the runs that ended by t (by end time, then id; the scheduler
+// Observes each), admits the jobs submitted by t (by submit time, then id),
+// then — if any job is pending — asks the scheduler for a decision and
+// enacts it (preemptions first, then starts, each checked). Boundaries with
+// nothing pending are skipped. It returns the state the scheduler saw and
+// its decision (both nil when no cycle ran because the run ended).
+func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, error) {
+	if s.done {
+		return nil, nil, nil
+	}
+	for {
+		t := s.Now()
+		if t > s.limit {
+			s.finish()
+			return nil, nil, nil
+		}
+		s.complete(t)
+		s.arrive(t)
+		s.progress(t)
+		if len(s.pending) == 0 && len(s.running) == 0 && s.next == len(s.jobs) {
+			s.finish()
+			return nil, nil, nil
+		}
+		if len(s.pending) == 0 {
+			// Skip to the boundary of the next arrival or completion.
+			nextT := math.Inf(1)
+			if s.next < len(s.jobs) {
+				nextT = s.jobs[s.next].job.Submit
+			}
+			if s.events.Len() > 0 {
+				nextT = min(nextT, s.events[0].end)
+			}
+			s.k = max(s.k+1, int(math.Ceil(nextT/s.cfg.Interval)))
+			continue
+		}
+		st, d, err := s.cycle(ctx, t)
+		s.k++
+		return st, d, err
+	}
+}
+
+func (s *Sim) progress(t float64) {
+	if s.cfg.Progress == nil || s.limit <= 0 {
+		return
+	}
+	for s.reported < 10 && t >= float64(s.reported+1)/10*s.limit {
+		s.reported++
+		s.cfg.Progress(float64(s.reported)/10, t)
+	}
+}
+
+// complete ends every run whose end ≤ t.
+func (s *Sim) complete(t float64) {
+	for s.events.Len() > 0 && s.events[0].end <= t {
+		ev := heap.Pop(&s.events).(completion)
+		sj := s.byID[ev.id]
+		if sj.running == nil || sj.run != ev.run {
+			continue // preempted since
+		}
+		r := sj.running
+		for p, k := range r.Alloc {
+			s.free[p] += k
+		}
+		s.busy += float64(sj.job.Nodes) * (sj.end - r.Start)
+		s.lastEnd = max(s.lastEnd, sj.end)
+		sj.rec.Completed = true
+		sj.rec.End = sj.end
+		if sj.job.Class == workloads.SLO {
+			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
+		}
+		s.removeRunning(sj)
+		s.sched.Observe(&sj.job, sj.end-r.Start, sj.end)
+	}
+}
+
+// arrive admits the jobs submitted by t.
+func (s *Sim) arrive(t float64) {
+	for s.next < len(s.jobs) && s.jobs[s.next].job.Submit <= t {
+		s.enqueue(s.jobs[s.next])
+		s.next++
+	}
+}
+
+// enqueue puts sj in the pending list, kept in (submit, id) order.
+func (s *Sim) enqueue(sj *simJob) {
+	if sj.pending == nil {
+		sj.pending = &planner.Pending{Job: &sj.job}
+	}
+	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+	s.pending = slices.Insert(s.pending, i, sj)
+}
+
+func bySubmitID(a, b *simJob) int {
+	if c := cmp.Compare(a.job.Submit, b.job.Submit); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.job.ID, b.job.ID)
+}
+
+func byID(a, b *simJob) int { return cmp.Compare(a.job.ID, b.job.ID) }
+
+func (s *Sim) removeRunning(sj *simJob) {
+	i, ok := slices.BinarySearchFunc(s.running, sj, byID)
+	if ok {
+		s.running = slices.Delete(s.running, i, i+1)
+	}
+	sj.running = nil
+}
+
+// State is the cluster as the scheduler sees it at time now. Slices are
+// fresh copies; the Job, Pending and Running values are the simulator's and
+// must be treated as read-only.
+func (s *Sim) State(now float64) *planner.State {
+	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval,
+		Pending: make([]*planner.Pending, len(s.pending)), Running: make([]*planner.Running, len(s.running))}
+	for i, sj := range s.pending {
+		st.Pending[i] = sj.pending
+	}
+	for i, sj := range s.running {
+		st.Running[i] = sj.running
+	}
+	return st
+}
+
+func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.Decision, error) {
+	st := s.State(now)
+	wall := time.Now() // a measurement of the scheduler, not the simulated clock
+	d, err := s.sched.Schedule(ctx, st)
+	elapsed := time.Since(wall)
+	if err != nil {
+		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+	}
+	if d == nil {
+		d = &planner.Decision{}
+	}
+	if err := s.enact(now, d); err != nil {
+		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+	}
+	if err := s.checkCapacity(); err != nil {
+		return st, d, err
+	}
+	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
+		Started: len(d.Start), Preempt: len(d.Preempt)})
+	return st, d, nil
+}
+
+// enact checks and applies a decision: preemptions, then starts.
+func (s *Sim) enact(now float64, d *planner.Decision) error {
+	for _, id := range d.Preempt {
+		sj := s.byID[id]
+		switch {
+		case sj == nil:
+			return fmt.Errorf("%w: preempt of unknown job %d", ErrInvalidDecision, id)
+		case sj.running == nil:
+			return fmt.Errorf("%w: preempt of job %d, which is not running", ErrInvalidDecision, id)
+		case sj.job.Class == workloads.SLO:
+			return fmt.Errorf("%w: preempt of SLO job %d (only best-effort jobs may be preempted)", ErrInvalidDecision, id)
+		}
+		r := sj.running
+		for p, k := range r.Alloc {
+			s.free[p] += k
+		}
+		s.busy += float64(sj.job.Nodes) * (now - r.Start)
+		s.removeRunning(sj)
+		sj.pending.Preemptions++
+		sj.rec.Preemptions++
+		sj.rec.Started = false
+		sj.rec.Partitions = nil
+		sj.rec.Slowed = false
+		s.enqueue(sj)
+	}
+	parts := len(s.free)
+	for _, pl := range d.Start {
+		sj := s.byID[pl.JobID]
+		switch {
+		case sj == nil:
+			return fmt.Errorf("%w: start of unknown job %d", ErrInvalidDecision, pl.JobID)
+		case sj.running != nil:
+			return fmt.Errorf("%w: start of job %d, which is already running", ErrInvalidDecision, pl.JobID)
+		case !s.isPending(sj):
+			return fmt.Errorf("%w: start of job %d, which is not pending", ErrInvalidDecision, pl.JobID)
+		case len(pl.Alloc) != parts:
+			return fmt.Errorf("%w: job %d: alloc has %d partitions, the cluster %d", ErrInvalidDecision, pl.JobID, len(pl.Alloc), parts)
+		}
+		n := 0
+		for p, k := range pl.Alloc {
+			if k < 0 {
+				return fmt.Errorf("%w: job %d: %d nodes in partition %d", ErrInvalidDecision, pl.JobID, k, p)
+			}
+			if k > s.free[p] {
+				return fmt.Errorf("%w: job %d: %d nodes in partition %d, only %d free", ErrInvalidDecision, pl.JobID, k, p, s.free[p])
+			}
+			n += k
+		}
+		if n != sj.job.Nodes {
+			return fmt.Errorf("%w: job %d: alloc has %d nodes, the job needs %d", ErrInvalidDecision, pl.JobID, n, sj.job.Nodes)
+		}
+		s.start(now, sj, pl.Alloc)
+	}
+	return nil
+}
+
+func (s *Sim) isPending(sj *simJob) bool {
+	i, ok := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+	return ok && s.pending[i] == sj
+}
+
+// start runs sj on alloc from now: runtime = Runtime, × Slowdown when any
+// node is outside the job's preferred partitions.
+func (s *Sim) start(now float64, sj *simJob, alloc []int) {
+	alloc = slices.Clone(alloc)
+	slowed := false
+	var parts []int
+	for p, k := range alloc {
+		if k == 0 {
+			continue
+		}
+		s.free[p] -= k
+		parts = append(parts, p)
+		if !sj.job.IsPreferred(p) {
+			slowed = true
+		}
+	}
+	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+	s.pending = slices.Delete(s.pending, i, i+1)
+	sj.running = &planner.Running{Job: &sj.job, Start: now, Alloc: alloc, Slowed: slowed}
+	sj.run++
+	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, !slowed)
+	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
+	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
+	s.running = slices.Insert(s.running, j, sj)
+	heap.Push(&s.events, completion{end: sj.end, id: sj.job.ID, run: sj.run})
+}
+
+// checkCapacity verifies the books: free[r] = nodes(r) − Σ running alloc[r] ≥ 0.
+// A failure is a simulator bug, reported as an error rather than a panic.
+func (s *Sim) checkCapacity() error {
+	for p, n := range s.in.Cluster.PartitionNodes {
+		used := 0
+		for _, sj := range s.running {
+			used += sj.running.Alloc[p]
+		}
+		if used > n || s.free[p] != n-used {
+			return fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, used, s.free[p])
+		}
+	}
+	return nil
+}
+
+// finish completes the runs that end by the limit and cuts the rest.
+func (s *Sim) finish() {
+	if s.done {
+		return
+	}
+	s.complete(s.limit)
+	end := s.limit
+	if len(s.running) == 0 && len(s.pending) == 0 && s.next == len(s.jobs) {
+		end = max(s.window, s.lastEnd)
+	}
+	for _, sj := range s.running {
+		s.busy += float64(sj.job.Nodes) * (end - sj.running.Start)
+	}
+	s.limit = end
+	s.done = true
+	if s.cfg.Progress != nil && s.reported < 10 {
+		s.reported = 10
+		s.cfg.Progress(1, end)
+	}
+}
+
+// Result is the outcome so far (complete once Done).
+func (s *Sim) Result() *SimResult {
+	r := &SimResult{End: s.limit, BusyNodeSeconds: s.busy, Nodes: s.in.Cluster.TotalNodes(),
+		Cycles: s.cycles, Jobs: make([]JobRecord, 0, len(s.jobs))}
+	for _, sj := range s.jobs {
+		rec := sj.rec
+		rec.Partitions = slices.Clone(rec.Partitions)
+		r.Jobs = append(r.Jobs, rec)
+	}
+	slices.SortFunc(r.Jobs, func(a, b JobRecord) int { return cmp.Compare(a.JobID, b.JobID) })
+	return r
+}
+
+type completion struct {
+	end     float64
+	id, run int
+}
+
+type completionHeap []completion
+
+func (h completionHeap) Len() int { return len(h) }
+func (h completionHeap) Less(i, j int) bool {
+	if h[i].end != h[j].end {
+		return h[i].end < h[j].end
+	}
+	return h[i].id < h[j].id
+}
+func (h completionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *completionHeap) Push(x any)   { *h = append(*h, x.(completion)) }
+func (h *completionHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

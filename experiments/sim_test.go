@@ -1,0 +1,375 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// wantJob is the expected fate of one job.
+type wantJob struct {
+	id         int
+	start, end float64 // end < 0: not completed
+	met        bool
+	parts      []int
+}
+
+func TestSimulatePrio(t *testing.T) {
+	tests := []struct {
+		name     string
+		cluster  workloads.Cluster
+		jobs     []workloads.Job
+		interval float64
+		want     []wantJob
+	}{
+		{
+			name:     "starts at the next cycle boundary",
+			cluster:  cluster(4),
+			jobs:     jobsOf(newJob(0, 10, 2, 100)),
+			interval: 60,
+			want:     []wantJob{{id: 0, start: 60, end: 160, parts: []int{0}}},
+		},
+		{
+			name:     "gang off the preferred racks runs 1.5x longer and misses",
+			cluster:  cluster(2, 2),
+			jobs:     jobsOf(newJob(0, 0, 3, 100).slo(140).prefer(0)),
+			interval: 60,
+			want:     []wantJob{{id: 0, start: 0, end: 150, met: false, parts: []int{0, 1}}},
+		},
+		{
+			name:     "preferred racks when they hold the gang",
+			cluster:  cluster(2, 2),
+			jobs:     jobsOf(newJob(0, 0, 2, 100).slo(140).prefer(1)),
+			interval: 60,
+			want:     []wantJob{{id: 0, start: 0, end: 100, met: true, parts: []int{1}}},
+		},
+		{
+			name:    "backfill: a small BE job starts while a wide SLO job waits",
+			cluster: cluster(4),
+			jobs: jobsOf(newJob(0, 0, 3, 100), newJob(1, 30, 4, 100).slo(1000),
+				newJob(2, 30, 1, 50)),
+			interval: 60,
+			want: []wantJob{
+				{id: 0, start: 0, end: 100, parts: []int{0}},
+				{id: 1, start: 120, end: 220, met: true, parts: []int{0}},
+				{id: 2, start: 60, end: 110, parts: []int{0}},
+			},
+		},
+		{
+			name:    "SLO jobs by earliest deadline",
+			cluster: cluster(2),
+			jobs: jobsOf(newJob(0, 0, 2, 100).slo(1000), newJob(1, 0, 2, 100).slo(500),
+				newJob(2, 0, 1, 10)),
+			interval: 60,
+			want: []wantJob{
+				{id: 0, start: 120, end: 220, met: true, parts: []int{0}},
+				{id: 1, start: 0, end: 100, met: true, parts: []int{0}},
+				{id: 2, start: 240, end: 250, parts: []int{0}},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{Cluster: tc.cluster, Jobs: tc.jobs, Window: 100}
+			sim, err := NewSim(in, SimConfig{Interval: tc.interval, Drain: 1e4}, planner.NewPrio(planner.PrioOptions{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := sim.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				checkJob(t, res, w)
+			}
+		})
+	}
+}
+
+func checkJob(t *testing.T, res *SimResult, w wantJob) {
+	t.Helper()
+	i := slices.IndexFunc(res.Jobs, func(r JobRecord) bool { return r.JobID == w.id })
+	if i < 0 {
+		t.Fatalf("job %d not in result", w.id)
+	}
+	r := res.Jobs[i]
+	if !r.Started || r.Start != w.start {
+		t.Errorf("job %d: started %v at %g, want %g", w.id, r.Started, r.Start, w.start)
+	}
+	if w.end >= 0 && (!r.Completed || r.End != w.end) {
+		t.Errorf("job %d: completed %v at %g, want at %g", w.id, r.Completed, r.End, w.end)
+	}
+	if w.end < 0 && r.Completed {
+		t.Errorf("job %d completed at %g, want not completed", w.id, r.End)
+	}
+	if r.Class == workloads.SLO && r.MetDeadline != w.met {
+		t.Errorf("job %d: met deadline %v, want %v", w.id, r.MetDeadline, w.met)
+	}
+	if w.parts != nil && !slices.Equal(r.Partitions, w.parts) {
+		t.Errorf("job %d: partitions %v, want %v", w.id, r.Partitions, w.parts)
+	}
+}
+
+// preemptSLO preempts every running BE job for the first pending SLO job,
+// and otherwise places greedily.
+func preemptSLO(st *planner.State) (*planner.Decision, error) {
+	d := &planner.Decision{}
+	for _, p := range st.Pending {
+		if p.Job.Class != workloads.SLO {
+			continue
+		}
+		free := slices.Clone(st.Free)
+		for _, r := range st.Running {
+			if r.Job.Class == workloads.BestEffort {
+				d.Preempt = append(d.Preempt, r.Job.ID)
+				for k, n := range r.Alloc {
+					free[k] += n
+				}
+			}
+		}
+		alloc, ok := planner.PlaceJob(st.Cluster, free, p.Job)
+		if !ok {
+			return &planner.Decision{}, nil
+		}
+		d.Start = append(d.Start, planner.Placement{JobID: p.Job.ID, Alloc: alloc})
+		return d, nil
+	}
+	d.Start = planner.PlaceGreedy(st, st.Pending)
+	return d, nil
+}
+
+func TestPreemptionLosesProgress(t *testing.T) {
+	in := Input{Cluster: cluster(4), Window: 100,
+		Jobs: jobsOf(newJob(0, 0, 4, 1000), newJob(1, 100, 4, 100).slo(400))}
+	sched := &FuncScheduler{SchedName: "preempter", F: preemptSLO}
+	h, err := NewHarness(in, SimConfig{Interval: 60, Drain: 5000}, sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Finish(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// t=0 job 0 starts; t=60 nothing pending (skipped); t=120 job 1 arrived:
+	// job 0 preempted, job 1 runs 120–220; t=240 job 0 restarts from zero.
+	checkJob(t, res, wantJob{id: 0, start: 240, end: 1240, parts: []int{0}})
+	checkJob(t, res, wantJob{id: 1, start: 120, end: 220, met: true, parts: []int{0}})
+	if got := res.Jobs[0].Preemptions; got != 1 {
+		t.Errorf("job 0 preemptions = %d, want 1", got)
+	}
+	if got, want := res.BusyNodeSeconds, 4.0*(120+100+1000); got != want {
+		t.Errorf("busy = %g node-s, want %g", got, want)
+	}
+	m := res.Metrics()
+	if want := 4880.0 / (4 * 1240); math.Abs(m.Utilization-want) > 1e-12 {
+		t.Errorf("utilization = %g, want %g", m.Utilization, want)
+	}
+	if m.Preemptions != 1 || m.SLOMissRate != 0 {
+		t.Errorf("metrics %+v", m)
+	}
+	var nows []float64
+	for _, s := range h.Steps {
+		nows = append(nows, s.State.Now)
+	}
+	if want := []float64{0, 120, 180, 240}; !slices.Equal(nows, want) {
+		t.Errorf("cycles at %v, want %v", nows, want)
+	}
+	// The re-queued job is pending with its preemption counted at t=180.
+	st := h.Steps[2].State
+	if len(st.Pending) != 1 || st.Pending[0].Job.ID != 0 || st.Pending[0].Preemptions != 1 {
+		t.Errorf("pending at t=180: %+v", st.Pending)
+	}
+	if want := []Observation{{1, 100, 220}, {0, 1000, 1240}}; !slices.Equal(sched.Observed, want) {
+		t.Errorf("observed %v, want %v", sched.Observed, want)
+	}
+}
+
+func TestDrainLimit(t *testing.T) {
+	in := Input{Cluster: cluster(4), Window: 100,
+		Jobs: jobsOf(newJob(0, 0, 2, 1000).slo(150), newJob(1, 0, 2, 120), newJob(2, 100, 4, 10))}
+	sim, err := NewSim(in, SimConfig{Interval: 60}, planner.NewPrio(planner.PrioOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Limit() != 150 {
+		t.Fatalf("limit = %g, want 150 (the latest SLO deadline)", sim.Limit())
+	}
+	res, err := sim.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJob(t, res, wantJob{id: 0, start: 0, end: -1})
+	checkJob(t, res, wantJob{id: 1, start: 0, end: 120})
+	if r := res.Jobs[2]; r.Started || r.Completed {
+		t.Errorf("job 2 should never start: %+v", r)
+	}
+	m := res.Metrics()
+	if m.SLOMissRate != 1 || res.End != 150 {
+		t.Errorf("miss rate %g, end %g; want 1, 150", m.SLOMissRate, res.End)
+	}
+	if want := 2.0*150 + 2*120; res.BusyNodeSeconds != want {
+		t.Errorf("busy %g, want %g (cut-off run counted to the limit)", res.BusyNodeSeconds, want)
+	}
+}
+
+func TestInvalidDecisions(t *testing.T) {
+	jobs := jobsOf(newJob(0, 0, 2, 100), newJob(1, 0, 1, 100).slo(1000), newJob(2, 500, 1, 10))
+	place := func(id int, alloc ...int) planner.Placement { return planner.Placement{JobID: id, Alloc: alloc} }
+	tests := []struct {
+		name  string
+		first *planner.Decision // cycle at t=0
+		then  *planner.Decision // cycle after
+		want  string
+	}{
+		{name: "more nodes than free", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(1, 1, 0)}}, want: "job 1: 1 nodes in partition 0, only 0 free"},
+		{name: "wrong gang size", first: &planner.Decision{Start: []planner.Placement{place(0, 1, 0)}}, want: "job 0: alloc has 1 nodes, the job needs 2"},
+		{name: "not yet submitted", first: &planner.Decision{Start: []planner.Placement{place(2, 1, 0)}}, want: "job 2, which is not pending"},
+		{name: "unknown job", first: &planner.Decision{Start: []planner.Placement{place(99, 1, 0)}}, want: "unknown job 99"},
+		{name: "started twice", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(0, 0, 2)}}, want: "job 0, which is already running"},
+		{name: "partition count", first: &planner.Decision{Start: []planner.Placement{place(0, 2)}}, want: "job 0: alloc has 1 partitions"},
+		{name: "negative count", first: &planner.Decision{Start: []planner.Placement{place(0, 2, -1)}}, want: "job 0: -1 nodes in partition 1"},
+		{name: "preempt not running", first: &planner.Decision{Preempt: []int{0}}, want: "job 0, which is not running"},
+		{name: "preempt SLO", first: &planner.Decision{Start: []planner.Placement{place(1, 1, 0)}},
+			then: &planner.Decision{Preempt: []int{1}}, want: "preempt of SLO job 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			sched := &FuncScheduler{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
+				calls++
+				if calls == 1 {
+					return tc.first, nil
+				}
+				if tc.then != nil {
+					return tc.then, nil
+				}
+				return &planner.Decision{}, nil
+			}}
+			in := Input{Cluster: cluster(2, 2), Jobs: jobs, Window: 600}
+			sim, err := NewSim(in, SimConfig{Interval: 60}, sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = sim.Run(context.Background())
+			if err == nil {
+				t.Fatal("invalid decision accepted")
+			}
+			if !errors.Is(err, ErrInvalidDecision) || !strings.Contains(err.Error(), "scheduler bad") ||
+				!strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want ErrInvalidDecision naming scheduler bad and %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestInvalidInput(t *testing.T) {
+	ok := jobsOf(newJob(0, 0, 1, 10))
+	tests := []struct {
+		name string
+		in   Input
+		cfg  SimConfig
+		want string
+	}{
+		{"zero interval", Input{Cluster: cluster(2), Jobs: ok}, SimConfig{}, "interval must be positive"},
+		{"negative drain", Input{Cluster: cluster(2), Jobs: ok}, SimConfig{Interval: 1, Drain: -1}, "drain"},
+		{"no partitions", Input{Cluster: workloads.Cluster{Slowdown: 1}, Jobs: ok}, SimConfig{Interval: 1}, "no partitions"},
+		{"slowdown below 1", Input{Cluster: workloads.Cluster{PartitionNodes: []int{2}, Slowdown: 0.5}, Jobs: ok}, SimConfig{Interval: 1}, "slowdown"},
+		{"job wider than the cluster", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 3, 10))}, SimConfig{Interval: 1}, "job 0: needs 3 nodes"},
+		{"zero runtime", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 0))}, SimConfig{Interval: 1}, "runtime must be positive"},
+		{"duplicate id", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 1), newJob(0, 1, 1, 1))}, SimConfig{Interval: 1}, "appears twice"},
+		{"deadline before submit", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 5, 1, 1).slo(4))}, SimConfig{Interval: 1}, "deadline"},
+		{"unknown partition", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 1).slo(9).prefer(3))}, SimConfig{Interval: 1}, "partition 3"},
+		{"submit after window", Input{Cluster: cluster(2), Jobs: ok, Window: -1}, SimConfig{Interval: 1}, "window"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSim(tc.in, tc.cfg, nil)
+			if err == nil || !errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrInvalidInput containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// randomScheduler makes random valid decisions: it preempts running BE jobs
+// at random, then starts a random subset of the pending jobs that fit.
+type randomScheduler struct {
+	FuncScheduler
+	rng *rand.Rand
+}
+
+func newRandomScheduler(seed uint64) *randomScheduler {
+	r := &randomScheduler{rng: rand.New(rand.NewPCG(seed, 3))}
+	r.SchedName = "random"
+	r.F = r.decide
+	return r
+}
+
+func (r *randomScheduler) decide(st *planner.State) (*planner.Decision, error) {
+	d := &planner.Decision{}
+	work := *st
+	work.Free = slices.Clone(st.Free)
+	for _, run := range st.Running {
+		if run.Job.Class == workloads.BestEffort && r.rng.IntN(10) == 0 {
+			d.Preempt = append(d.Preempt, run.Job.ID)
+			for k, n := range run.Alloc {
+				work.Free[k] += n
+			}
+		}
+	}
+	order := slices.Clone(st.Pending)
+	r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	order = order[:r.rng.IntN(len(order)+1)]
+	d.Start = planner.PlaceGreedy(&work, order)
+	return d, nil
+}
+
+// TestCapacityNeverExceeded steps random workloads through prio, prio with
+// preemption and a random scheduler, checking the books every cycle.
+func TestCapacityNeverExceeded(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		in := randomInput(seed, 300, 4*3600)
+		for _, s := range []planner.Scheduler{
+			planner.NewPrio(planner.PrioOptions{}),
+			planner.NewPrio(planner.PrioOptions{PreemptBE: true}),
+			newRandomScheduler(seed),
+		} {
+			h, err := NewHarness(in, SimConfig{Interval: 60}, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				step, err := h.Step(context.Background())
+				if err != nil {
+					t.Fatalf("seed %d %s: %v", seed, s.Name(), err)
+				}
+				if step == nil {
+					break
+				}
+				st := step.State
+				used := make([]int, len(st.Free))
+				for _, r := range st.Running {
+					for k, n := range r.Alloc {
+						used[k] += n
+					}
+				}
+				for k, n := range in.Cluster.PartitionNodes {
+					if st.Free[k] < 0 || st.Free[k]+used[k] != n {
+						t.Fatalf("seed %d %s t=%g: partition %d free %d used %d of %d", seed, s.Name(), st.Now, k, st.Free[k], used[k], n)
+					}
+				}
+			}
+			res := h.Sim.Result()
+			if res.BusyNodeSeconds > res.End*float64(res.Nodes)+1e-6 {
+				t.Errorf("seed %d %s: busy %g > capacity %g", seed, s.Name(), res.BusyNodeSeconds, res.End*float64(res.Nodes))
+			}
+		}
+	}
+}
