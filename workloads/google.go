@@ -405,3 +405,16 @@ func mod(x, m float64) float64 {
 	}
 	return r
 }
+
+// GoogleParamsOf decodes the parameters a GenerateGoogle workload's header
+// records, so the workload can be regenerated or described.
+func GoogleParamsOf(h *Header) (GoogleParams, error) {
+	var p GoogleParams
+	if h.Generator != GeneratorGoogle {
+		return p, fmt.Errorf("workload generator is %q, not %q: %w", h.Generator, GeneratorGoogle, ErrInvalid)
+	}
+	if err := decodeStrict(h.Params, &p); err != nil {
+		return p, fmt.Errorf("google workload params: %v: %w", err, ErrInvalid)
+	}
+	return p, nil
+}

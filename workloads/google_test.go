@@ -372,3 +372,20 @@ func TestGoogleHistoryPredicts(t *testing.T) {
 		t.Errorf("20%% outliers: %v, want ≥ 15%% off by 2×", hard)
 	}
 }
+
+func TestGoogleParamsOf(t *testing.T) {
+	p := DefaultGoogleParams()
+	p.Seed, p.HistoryJobs, p.Hours = 42, 10, 1
+	w := generate(t, p)
+	got, err := GoogleParamsOf(&w.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := generate(t, got)
+	if !bytes.Equal(encode(t, w), encode(t, again)) {
+		t.Error("regenerating from the header's params gave a different workload")
+	}
+	if _, err := GoogleParamsOf(&smallWorkload().Header); err == nil {
+		t.Error("params of a non-google workload decoded")
+	}
+}
