@@ -240,6 +240,7 @@ func (d *decoder) state(cfg *PredictorConfig, name string) *featureState {
 	}
 	if d.err == nil {
 		s.ring = make([]float64, 0, k)
+		s.sorted = make([]float64, 0, k)
 	}
 	for i := 0; i < int(k) && d.err == nil; i++ {
 		v := d.f64(name + " ring runtime")
@@ -247,6 +248,7 @@ func (d *decoder) state(cfg *PredictorConfig, name string) *featureState {
 			d.fail("%s ring runtime %v exceeds %v", name, v, MaxPredictRuntime)
 		}
 		s.ring = append(s.ring, v)
+		s.sorted = sortedInsert(s.sorted, v)
 	}
 	s.head = int(k) % cfg.MedianWindow
 	hb := d.take(int(min(d.u32(name+" histogram length"), math.MaxInt32)), name+" histogram")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
+	"strings"
 )
 
 // Estimate-error profile of Fig. 2(d) of 3sigma (§2.1): for each job the
@@ -141,19 +141,19 @@ func ProfileEstimateErrors(estimates, actuals []float64) (ErrorProfile, error) {
 }
 
 // WriteTable writes the profile as an aligned text table: one row per
-// bucket (label, count, percent of jobs), then the summary shares.
+// bucket (label, jobs, percent of jobs), then the summary shares.
 func (p ErrorProfile) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "error\tjobs\tshare\t\n")
-	for _, b := range p.Buckets {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t\n", b.Label, b.Count, 100*b.Share)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-8s %6s %6s\n", "error", "jobs", "share")
+	for _, r := range p.Buckets {
+		fmt.Fprintf(&b, "%-8s %6d %5.1f%%\n", r.Label, r.Count, 100*r.Share)
 	}
-	fmt.Fprintf(tw, "jobs\t%d\t\t\n", p.N)
+	fmt.Fprintf(&b, "jobs %d", p.N)
 	if p.Skipped > 0 {
-		fmt.Fprintf(tw, "skipped (actual 0)\t%d\t\t\n", p.Skipped)
+		fmt.Fprintf(&b, " (%d skipped: actual runtime 0)", p.Skipped)
 	}
-	fmt.Fprintf(tw, "within ±5%%\t\t%.1f%%\t\n", 100*p.Within5)
-	fmt.Fprintf(tw, "within ±25%%\t\t%.1f%%\t\n", 100*p.Within25)
-	fmt.Fprintf(tw, "off by ≥ 2×\t\t%.1f%%\t\n", 100*p.FactorOfTwo)
-	return tw.Flush()
+	fmt.Fprintf(&b, "\nwithin ±5%%: %.1f%%, within ±25%%: %.1f%%, off by 2× or more: %.1f%%\n",
+		100*p.Within5, 100*p.Within25, 100*p.FactorOfTwo)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

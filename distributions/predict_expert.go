@@ -81,6 +81,9 @@ type featureState struct {
 	ring   []float64
 	head   int
 	window int // MedianWindow
+	// sorted holds the ring's runtimes in increasing order, so that scoring
+	// EstMedian on every runtime costs O(window) moves instead of a sort.
+	sorted []float64
 	// scored is Σ x over the runtimes that arrived when an estimate existed
 	// (all but the first), the NMAE denominator shared by every estimator;
 	// absErr[e] is Σ |estimate_e − x| over the same runtimes.
@@ -129,27 +132,15 @@ func (s *featureState) estimate(e Estimator, cfg *PredictorConfig) float64 {
 	}
 }
 
-// median returns the median of the ring's runtimes without allocating for
-// windows up to medianStack.
+// median returns the median of the ring's runtimes, read from the sorted
+// copy in O(1).
 func (s *featureState) median() float64 {
-	k := s.filled()
-	var stack [medianStack]float64
-	var buf []float64
-	if k <= medianStack {
-		buf = stack[:k]
-	} else {
-		buf = make([]float64, k)
-	}
-	copy(buf, s.ring)
-	slices.Sort(buf)
+	k := len(s.sorted)
 	if k%2 == 1 {
-		return buf[k/2]
+		return s.sorted[k/2]
 	}
-	return midpoint(buf[k/2-1], buf[k/2])
+	return midpoint(s.sorted[k/2-1], s.sorted[k/2])
 }
-
-// medianStack is the window size up to which median works on the stack.
-const medianStack = 64
 
 // observe scores every estimator against x (when there is an estimate),
 // then adds x. x is a validated runtime.
@@ -175,23 +166,41 @@ func (s *featureState) observe(x float64, cfg *PredictorConfig) {
 	s.snap = nil
 }
 
-// push adds x to the ring, growing it geometrically up to window slots
-// (most feature values see few runtimes) and then overwriting the oldest.
+// push adds x to the ring and its sorted copy, growing both geometrically
+// up to window slots (most feature values see few runtimes) and then
+// replacing the oldest runtime.
 func (s *featureState) push(x float64) {
 	if len(s.ring) < s.window {
 		if len(s.ring) == cap(s.ring) {
-			grown := make([]float64, len(s.ring), min(max(4, 2*cap(s.ring)), s.window))
-			copy(grown, s.ring)
-			s.ring = grown
+			c := min(max(4, 2*cap(s.ring)), s.window)
+			s.ring = append(make([]float64, 0, c), s.ring...)
+			s.sorted = append(make([]float64, 0, c), s.sorted...)
 		}
 		s.ring = append(s.ring, x)
+		s.sorted = sortedInsert(s.sorted, x)
 	} else {
+		s.sorted = sortedRemove(s.sorted, s.ring[s.head])
+		s.sorted = sortedInsert(s.sorted, x)
 		s.ring[s.head] = x
 	}
 	s.head++
 	if s.head == s.window {
 		s.head = 0
 	}
+}
+
+// sortedInsert inserts x into the increasing slice xs, which has spare
+// capacity.
+func sortedInsert(xs []float64, x float64) []float64 {
+	i, _ := slices.BinarySearch(xs, x)
+	return slices.Insert(xs, i, x)
+}
+
+// sortedRemove removes one copy of x, which is present, from the increasing
+// slice xs.
+func sortedRemove(xs []float64, x float64) []float64 {
+	i, _ := slices.BinarySearch(xs, x)
+	return slices.Delete(xs, i, i+1)
 }
 
 // nmae returns estimator e's normalised mean absolute error

@@ -352,3 +352,29 @@ func TestPredictFeatures(t *testing.T) {
 		t.Fatal("Combine() not zero")
 	}
 }
+
+// TestPredictMedianBruteForce checks the incremental median against a sort
+// of the last MedianWindow runtimes, with many repeated values.
+func TestPredictMedianBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, window := range []int{1, 2, 5, 20} {
+		p := newTestPredictor(t, &PredictorConfig{MedianWindow: window, RecentWindow: 1})
+		f := feat(KindName, "m")
+		var all []float64
+		for i := range 300 {
+			x := float64(r.IntN(7)) * 10
+			observeAll(t, p, []Feature{f}, x)
+			all = append(all, x)
+			last := slices.Clone(all[max(0, len(all)-window):])
+			slices.Sort(last)
+			k := len(last)
+			want := last[k/2]
+			if k%2 == 0 {
+				want = (last[k/2-1] + last[k/2]) / 2
+			}
+			if got := p.states[f].median(); got != want {
+				t.Fatalf("window %d, step %d: median %v, want %v", window, i, got, want)
+			}
+		}
+	}
+}
