@@ -73,7 +73,7 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 		s = DefaultSettings()
 	}
 	h := newHeuristic(m)
-	return h.solve(ctx, s, nil, inc), nil
+	return h.solve(ctx, s, nil, inc, nil), nil
 }
 
 // roundingEngine returns an engine that solves the LP relaxation with relax
@@ -81,6 +81,13 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 // greedyEngine does with the LP answer as a guide: the guided and unguided
 // constructions, the better one improved. It is the heuristic core of the
 // default backend, sharing one analysis of the model between the stages.
+//
+// The LP is that of the reduced model (heuristic.reduced): options that do
+// not fit even into an empty plan are fixed at zero first. Its bound is
+// still valid for m and, on the rack instances, up to 6% tighter; and its
+// answer no longer spends capacity on gangs that can never start, which
+// made the rounding from it markedly better (SOLVERS.md's "large jobs
+// taken fractionally").
 func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error)) engine {
 	return func(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
 		if s == nil {
@@ -92,14 +99,19 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		if x0 != nil && inc != nil {
 			inc(append([]float64(nil), x0...))
 		}
-		lp, err := relax(ctx, m, s)
+		rm, _ := h.reduced()
+		lp, err := relax(ctx, rm, s)
 		if err != nil {
 			return nil, err
 		}
 		if lp.Infeasible {
 			return &Result{Status: Infeasible, Bound: math.NaN()}, nil
 		}
-		res := h.solve(ctx, s, lp.X, inc)
+		var guide []float64
+		if lp.X != nil && len(lp.X) == h.n {
+			guide = lp.X
+		}
+		res := h.solve(ctx, s, guide, inc, x0)
 		if lp.Optimal {
 			res.Bound = lp.Objective
 		}
@@ -109,8 +121,9 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 }
 
 // solve is the shared body of the heuristic engines: construct (guided by
-// guide when non-nil, and from Settings.Start), keep the best, improve it.
-func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc func([]float64)) *Result {
+// guide when non-nil), take also Settings.Start and extra when feasible,
+// keep the best, improve it.
+func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc func([]float64), extra []float64) *Result {
 	m := h.m
 	res := &Result{Status: NoSolution, Bound: math.NaN()}
 	if provedInfeasible(m) {
@@ -127,7 +140,15 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 			best, bestObj = x, v
 		}
 	}
-	offer(h.roundAndRepair(guide))
+	switch {
+	case guide == nil && extra != nil:
+		offer(extra) // the unguided construction again would give the same
+	case guide != nil && extra != nil:
+		offer(h.construction(guide, false))
+		offer(extra)
+	default:
+		offer(h.roundAndRepair(guide))
+	}
 	if s.Start != nil && len(s.Start) == h.n {
 		st := append([]float64(nil), s.Start...)
 		m.Snap(st)

@@ -38,6 +38,13 @@ func improve(ctx context.Context, m *Model, x []float64, maxMoves int64, inc fun
 
 // roundAndRepair: see the package-level function.
 func (h *heuristic) roundAndRepair(guide []float64) []float64 {
+	return h.construction(guide, true)
+}
+
+// construction returns the best greedy construction: of the guided orders
+// (with a guide) and, when unguided is set or there is no guide, of the
+// unguided ones.
+func (h *heuristic) construction(guide []float64, unguided bool) []float64 {
 	if guide != nil && len(guide) != h.n {
 		guide = nil
 	}
@@ -51,6 +58,9 @@ func (h *heuristic) roundAndRepair(guide []float64) []float64 {
 	for _, o := range h.constructionOrders(guide) {
 		g := guide
 		if !o.guided {
+			if guide != nil && !unguided {
+				continue
+			}
 			g = nil
 		}
 		s := h.construct(o.order, g)
@@ -125,4 +135,44 @@ func (h *heuristic) constructionOrders(guide []float64) []constructionOrder {
 		)
 	}
 	return orders
+}
+
+// reduced returns m with every item that cannot fit even into the
+// lower-bound answer (nothing else placed) fixed at its lower bound, and how
+// many were fixed; m itself when none is. An option whose gang is larger
+// than the room its racks ever have is such an item: an LP relaxation would
+// take a fraction of it (the large jobs of SOLVERS.md), inflating its bound
+// and misleading the rounding. Fixing it changes no feasible answer, so
+// the LP of the reduced model is still a bound of m, and a tighter one.
+func (h *heuristic) reduced() (*Model, int) {
+	s := h.newPackState(nil)
+	if s == nil {
+		return h.m, 0
+	}
+	var vars []Var
+	n := 0
+	for it := range h.items {
+		if h.isFree[it] {
+			continue
+		}
+		if s.insert(int32(it), nil) {
+			s.remove(int32(it))
+			continue
+		}
+		if vars == nil {
+			vars = append([]Var(nil), h.m.Vars...)
+		}
+		j := h.items[it]
+		vars[j].Upper = vars[j].Lower
+		if vars[j].Kind == Binary {
+			vars[j].Kind = Integer // keep [0, 0]: AddVar forces binaries to [0, 1]
+		}
+		n++
+	}
+	if n == 0 {
+		return h.m, 0
+	}
+	r := *h.m
+	r.Vars = vars
+	return &r, n
 }

@@ -29,3 +29,8 @@ func CBCForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
 	}
 	return eng(ctx, m, s, nil)
 }
+
+// RoundingForTest runs roundingEngine over CLP in process.
+func RoundingForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
+	return roundingEngine(relaxCLP)(ctx, m, s, nil)
+}

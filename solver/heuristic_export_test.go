@@ -74,3 +74,6 @@ func (l *lns) cumOverride(it int32) {
 
 // SetLNSShift turns shifting in clearRow on or off (experiments).
 func SetLNSShift(on bool) { lnsShift = on }
+
+// Reduced is heuristic.reduced.
+func (t HeuristicForTest) Reduced() (*Model, int) { return t.h.reduced() }

@@ -28,6 +28,8 @@ type watcher struct {
 	lists   [][]int32
 	regRow  []int32   // per child position: row it is registered on, −1 none
 	need    []float64 // per child position: slack at which it fires
+	bnd     []float64 // per child position: its room bound when registered (or last fired)
+	sum     []float64 // per group: Σ coef·bnd over its children
 	ownReg  []int32   // per item
 	ownNeed []float64 // per item
 	always  []bool    // per item: offered in every recreate
@@ -46,6 +48,7 @@ func (s *packState) startWatching() {
 	h := s.h
 	w := &watcher{s: s, lists: make([][]int32, len(h.rhs)),
 		regRow: make([]int32, len(h.child)), need: make([]float64, len(h.child)),
+		bnd: make([]float64, len(h.child)), sum: make([]float64, len(h.groups)),
 		ownReg: make([]int32, len(h.items)), ownNeed: make([]float64, len(h.items)),
 		always: make([]bool, len(h.items)), pending: make([]bool, len(h.items)),
 		freedMark: make([]bool, len(h.rhs))}
@@ -148,27 +151,58 @@ func (w *watcher) watchOwn(it int32) {
 	}
 }
 
-// watchChildren registers item it, whose children's hinted rooms fell short.
+// watchChildren registers item it, whose children's hinted rooms fell
+// short: each child with a hinted row is registered there with its current
+// bound, and each group keeps the sum of its children's bounds.
 func (w *watcher) watchChildren(it int32) {
 	s, h := w.s, w.s.h
 	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
+		sum := 0.0
 		for c := h.groups[g].first; c < h.groups[g].end; c++ {
+			b := w.bound(c)
+			w.bnd[c] = b
+			sum += b * h.childCoef[c]
 			r := s.hintRow[c]
 			if r < 0 {
 				continue // only its bound limits it: that never changes
 			}
-			a := 1 / s.hintInv[c]
-			if h.isInt[h.child[c]] {
-				w.need[c] = a*(math.Floor((s.slack[r]+heurTol)*s.hintInv[c]+heurIntTol)+1) - heurTol
-			} else {
-				w.need[c] = s.slack[r] + a*watchUnit
-			}
+			w.need[c] = w.nextNeed(c, b)
 			if w.regRow[c] != r {
 				w.regRow[c] = r
 				w.add(r, c)
 			}
 		}
+		w.sum[g] = sum
 	}
+}
+
+// bound is child position c's room bound from its hinted row (its parent
+// unused, so the child is at zero).
+func (w *watcher) bound(c int32) float64 {
+	s, h := w.s, w.s.h
+	j := h.child[c]
+	b := h.ub[j]
+	if r := s.hintRow[c]; r >= 0 {
+		b = math.Min(b, (s.slack[r]+heurTol)*s.hintInv[c])
+	}
+	if h.isInt[j] {
+		b = math.Floor(b + heurIntTol)
+	}
+	return math.Max(b, 0)
+}
+
+// nextNeed is the slack of c's hinted row at which its bound exceeds b.
+func (w *watcher) nextNeed(c int32, b float64) float64 {
+	s, h := w.s, w.s.h
+	j := h.child[c]
+	if b >= h.ub[j] {
+		return math.Inf(1)
+	}
+	a := 1 / s.hintInv[c]
+	if h.isInt[j] {
+		return a*(b+1) - heurTol
+	}
+	return a*(b+watchUnit) - heurTol
 }
 
 // collectPending fires the registrations on freed rows that now have the
@@ -186,9 +220,19 @@ func (w *watcher) collectPending() {
 			}
 			if e >= 0 {
 				if sl >= w.need[e] {
-					w.regRow[e] = -1
-					w.markPending(s.h.childItem[e])
-					continue
+					// The child's bound grew: the item wakes once its
+					// group's bounds add up to k.
+					h := s.h
+					g := h.childGrp[e]
+					b := w.bound(e)
+					w.sum[g] += (b - w.bnd[e]) * h.childCoef[e]
+					w.bnd[e] = b
+					if w.sum[g] >= h.groups[g].k-heurTol*math.Max(1, h.groups[g].k) {
+						w.regRow[e] = -1
+						w.markPending(h.childItem[e])
+						continue
+					}
+					w.need[e] = w.nextNeed(e, b)
 				}
 			} else if sl >= w.ownNeed[-e-1] {
 				w.ownReg[-e-1] = -1
