@@ -17,15 +17,24 @@ const capTol = 1e-6
 //	s.t. Σ_o x[j,o] ≤ 1                                  per job (demand)
 //	     Σ_{g∈R(o)} y[j,o,g] = k_j·x[j,o]                per option (link)
 //	     Σ_{j,o} P_o(T > (t − s_o)·q)·y[j,o,g]
-//	       + Σ_i n_i(g)·RRC_i(t)·z_i ≤ C[g,t]            per (g, t) (capacity)
+//	       + Σ_i n_i(g)·RRC_i(t)·z_i ≤ C[g,t]            per (g, t), t < RackSlices
+//	     Σ_{j,o} P_o(T > (t − s_o)·q)·k_j·x[j,o]
+//	       + Σ_i n_i·RRC_i(t)·z_i ≤ Σ_g C[g,t]           per t ≥ RackSlices
 //
 // x and z binary, y integer. z_i keeps running best-effort job i (its
-// objective V_i is its remaining expected utility; z_i = 0 preempts it). An
-// option whose set is one group has no y: k·x enters the rows directly.
-// Coefficients below CoefTol are dropped, and so are options that cannot
-// fit in their start slice (Σ_g floor(C[g,s]) < k: at its start a job
-// uses its whole gang), rows that cannot bind, and the demand row of a job
-// with one option. y[j,o,g] ≤ min(k, floor(C[g,s])) tightens the LP.
+// objective V_i is its remaining expected utility; z_i = 0 preempts it).
+//
+// Size. Rows per group are kept for the first Config.RackSlices slices only
+// (by default slice 0: what is enacted now is packed onto real partitions
+// exactly); later slices get one row over the whole cluster, so options
+// starting later need no counts y and no link row. This is the aggregation
+// DESIGN.md and SOLVERS.md call for at scale: the far plan is re-solved
+// every cycle, and a per-rack future plan multiplied the model's size by
+// the number of racks. An option whose set is one group has no y either.
+// Coefficients below CoefTol are dropped; so are options that cannot fit in
+// their start slice (at its start a job holds its whole gang), rows that
+// cannot bind, and the demand row of a job with one option; y[j,o,g] ≤
+// min(k, floor(C[g,s])) tightens the LP.
 func (c *cycle) model() error {
 	if len(c.opts) == 0 {
 		c.dec = &Decision{} // nothing to start; never preempt for nothing
@@ -33,26 +42,48 @@ func (c *cycle) model() error {
 	}
 	nk := len(c.checks)
 	ng := len(c.parts)
-	m := &solver.Model{Name: c.s.name, Maximize: true}
-	m.Vars = make([]solver.Var, 0, len(c.opts)*2+len(c.keeps))
-	capIdx := make([][]int, ng*nk)
-	capCoef := make([][]float64, ng*nk)
+	kr := 0 // checks[:kr] get rows per group
+	for kr < nk && c.checks[kr] < c.s.cfg.RackSlices {
+		kr++
+	}
+	nrow := ng*kr + (nk - kr)
+	rhs := make([]float64, nrow)
+	for g := range ng {
+		for k := range nk {
+			if k < kr {
+				rhs[g*kr+k] = c.C[g*nk+k]
+			} else {
+				rhs[ng*kr+k-kr] += c.C[g*nk+k]
+			}
+		}
+	}
 	checkOf := make([]int, c.H) // slice → its check index (starts are checks)
 	for k, t := range c.checks {
 		checkOf[t] = k
 	}
-	add := func(g, k, col int, a float64) {
-		capIdx[g*nk+k] = append(capIdx[g*nk+k], col)
-		capCoef[g*nk+k] = append(capCoef[g*nk+k], a)
-	}
-	// coverage adds column col's consumption a·P(T > (t − s)·q) to group g.
-	coverage := func(g, col, start int, a float64, surv []float64) {
+
+	m := &solver.Model{Name: c.s.name, Maximize: true}
+	m.Vars = make([]solver.Var, 0, len(c.opts)*2+len(c.keeps))
+	var ent entries
+	ent.row = make([]int32, 0, len(c.opts)*(nk+4))
+	// cover adds column col's consumption a·P(T > (t − s)·q) from check k0:
+	// to group g's rows before kr (g < 0: none) and, if agg, to the
+	// aggregate rows from kr on.
+	cover := func(col, g, start int, a float64, surv []float64, agg bool) {
 		for k := checkOf[start]; k < nk; k++ {
 			off := c.checks[k] - start
 			if off >= len(surv) {
 				break
 			}
-			add(g, k, col, a*surv[off])
+			if k < kr {
+				if g >= 0 {
+					ent.add(g*kr+k, col, a*surv[off])
+				}
+			} else if agg {
+				ent.add(ng*kr+k-kr, col, a*surv[off])
+			} else {
+				break
+			}
 		}
 	}
 
@@ -63,18 +94,22 @@ func (c *cycle) model() error {
 		set := &pj.sets[o.set]
 		k := pj.p.Job.Nodes
 		ks := checkOf[o.start]
-		room := 0
+		room, total := 0, 0.0
 		for _, g := range set.groups {
 			room += roomOf(c.C[g*nk+ks])
+			total += c.C[g*nk+ks]
 		}
-		if room < k {
+		if (ks < kr && room < k) || roomOf(total) < k {
 			continue
 		}
 		o.x = len(m.Vars)
 		m.Vars = append(m.Vars, solver.Var{Kind: solver.Binary, Upper: 1, Obj: o.util})
-		if len(set.groups) == 1 {
-			coverage(set.groups[0], o.x, o.start, float64(k), set.surv)
-		} else {
+		switch {
+		case ks >= kr:
+			cover(o.x, -1, o.start, float64(k), set.surv, true)
+		case len(set.groups) == 1:
+			cover(o.x, set.groups[0], o.start, float64(k), set.surv, true)
+		default:
 			idx := make([]int, 0, len(set.groups)+1)
 			coef := make([]float64, 0, len(set.groups)+1)
 			o.y = make([]int, len(set.groups))
@@ -89,11 +124,12 @@ func (c *cycle) model() error {
 				o.y[gi] = y
 				idx = append(idx, y)
 				coef = append(coef, 1)
-				coverage(g, y, o.start, 1, set.surv)
+				cover(y, g, o.start, 1, set.surv, false)
 			}
 			idx = append(idx, o.x)
 			coef = append(coef, -float64(k))
 			m.AddRow("", idx, coef, solver.EQ, 0)
+			cover(o.x, -1, o.start, float64(k), set.surv, true)
 		}
 		demand[o.job] = append(demand[o.job], o.x)
 		kept = append(kept, o)
@@ -112,37 +148,82 @@ func (c *cycle) model() error {
 		kp := &c.keeps[i]
 		kp.z = len(m.Vars)
 		m.Vars = append(m.Vars, solver.Var{Kind: solver.Binary, Upper: 1, Obj: kp.value})
-		for g, n := range kp.nodes {
-			if n == 0 {
-				continue
+		n := 0
+		for g, ng := range kp.nodes {
+			n += ng
+			for k := 0; k < kr && ng > 0; k++ {
+				if r := kp.rrc[k]; k == 0 || r >= CoefTol {
+					ent.add(g*kr+k, kp.z, float64(ng)*math.Max(r, b2f(k == 0)))
+				}
 			}
-			for k, r := range kp.rrc {
-				if k > 0 && r < CoefTol {
-					break
-				}
-				if k == 0 {
-					r = 1
-				}
-				add(g, k, kp.z, float64(n)*r)
+		}
+		for k := kr; k < nk && n > 0; k++ {
+			if r := kp.rrc[k]; r >= CoefTol || k == 0 {
+				ent.add(ng*kr+k-kr, kp.z, float64(n)*math.Max(r, b2f(k == 0)))
 			}
 		}
 	}
-	for i, idx := range capIdx {
-		if len(idx) == 0 {
+	idx, coef, start := ent.byRow(nrow)
+	for i := range nrow {
+		ri, rc := idx[start[i]:start[i+1]], coef[start[i]:start[i+1]]
+		if len(ri) == 0 {
 			continue
 		}
 		// A row whose largest activity stays within C cannot bind.
 		most := 0.0
-		for e, col := range idx {
-			most += capCoef[i][e] * m.Vars[col].Upper
+		for e, col := range ri {
+			most += rc[e] * m.Vars[col].Upper
 		}
-		if most <= c.C[i]+capTol {
+		if most <= rhs[i]+capTol {
 			continue
 		}
-		m.AddRow("", idx, capCoef[i], solver.LE, c.C[i])
+		m.AddRow("", ri, rc, solver.LE, rhs[i])
 	}
 	c.m = m
 	return nil
+}
+
+// entries collects capacity-row coefficients as (row, column, value)
+// triplets and sorts them into rows in one pass (no per-row growth).
+type entries struct {
+	row  []int32
+	col  []int32
+	coef []float64
+}
+
+func (e *entries) add(row, col int, a float64) {
+	e.row = append(e.row, int32(row))
+	e.col = append(e.col, int32(col))
+	e.coef = append(e.coef, a)
+}
+
+// byRow returns the entries grouped by row: row i's columns are
+// idx[start[i]:start[i+1]], in the order they were added.
+func (e *entries) byRow(nrow int) (idx []int, coef []float64, start []int) {
+	start = make([]int, nrow+1)
+	for _, r := range e.row {
+		start[r+1]++
+	}
+	for i := range nrow {
+		start[i+1] += start[i]
+	}
+	idx = make([]int, len(e.row))
+	coef = make([]float64, len(e.row))
+	next := make([]int, nrow)
+	copy(next, start[:nrow])
+	for n, r := range e.row {
+		p := next[r]
+		next[r]++
+		idx[p], coef[p] = int(e.col[n]), e.coef[n]
+	}
+	return idx, coef, start
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // roomOf is the whole nodes a capacity value holds.
