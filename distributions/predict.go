@@ -167,8 +167,8 @@ type Prediction struct {
 // lookup and four divisions per feature plus, the first time a feature
 // value is chosen after it changed, one histogram snapshot (O(MaxBins)).
 //
-// A Predictor is safe for concurrent use. The zero value is not usable;
-// build one with NewPredictor or UnmarshalBinary.
+// A Predictor is safe for concurrent use. The zero value is an empty
+// predictor with the default configuration.
 type Predictor struct {
 	mu     sync.Mutex
 	cfg    PredictorConfig
@@ -190,10 +190,20 @@ func NewPredictor(cfg *PredictorConfig) (*Predictor, error) {
 	return &Predictor{cfg: c, global: newFeatureState(&c), states: make(map[Feature]*featureState)}, nil
 }
 
+// init makes the zero value an empty default predictor; p.mu is held.
+func (p *Predictor) init() {
+	if p.global == nil {
+		p.cfg, _ = PredictorConfig{}.withDefaults() // the defaults are valid
+		p.global = newFeatureState(&p.cfg)
+		p.states = make(map[Feature]*featureState)
+	}
+}
+
 // Config returns the configuration with defaults filled in.
 func (p *Predictor) Config() PredictorConfig {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	return p.cfg
 }
 
@@ -201,6 +211,7 @@ func (p *Predictor) Config() PredictorConfig {
 func (p *Predictor) Count() uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	return p.global.n
 }
 
@@ -208,6 +219,7 @@ func (p *Predictor) Count() uint64 {
 func (p *Predictor) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	return len(p.states)
 }
 
@@ -228,6 +240,7 @@ func (p *Predictor) Observe(fs []Feature, runtime float64) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	if p.global.n >= MaxCount {
 		return fmt.Errorf("%w: predictor already holds %v runtimes", ErrInvalid, float64(MaxCount))
 	}
@@ -262,6 +275,7 @@ func containsFeature(fs []Feature, f Feature) bool {
 func (p *Predictor) Predict(fs []Feature) Prediction {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	var (
 		best    *featureState
 		bestF   Feature

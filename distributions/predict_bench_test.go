@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// benchJobs returns n jobs drawn from users × names × hours × resources of
+// predictBenchJobs returns n jobs drawn from users × names × hours × resources of
 // the given sizes (2 apps, 2 days), with lognormal runtimes that depend on
 // the name, from a fixed seed.
-func benchJobs(n, users, names, hours, resources int) ([][]Feature, []float64) {
+func predictBenchJobs(n, users, names, hours, resources int) ([][]Feature, []float64) {
 	r := rand.New(rand.NewPCG(1, 2))
 	fss := make([][]Feature, n)
 	xs := make([]float64, n)
@@ -47,7 +47,7 @@ func benchPredictor(b *testing.B, fss [][]Feature, xs []float64) *Predictor {
 // 80-bin histograms), snapshots cached (goal: well under 1 ms; no
 // allocations).
 func BenchmarkPredict(b *testing.B) {
-	fss, xs := benchJobs(10000, 3, 5, 4, 2)
+	fss, xs := predictBenchJobs(10000, 3, 5, 4, 2)
 	p := benchPredictor(b, fss, xs)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -60,7 +60,7 @@ func BenchmarkPredict(b *testing.B) {
 // BenchmarkPredictLarge is BenchmarkPredict with ~55,000 feature values
 // (10^5 jobs from 200 users, 300 names, 24 hours), where lookups miss cache.
 func BenchmarkPredictLarge(b *testing.B) {
-	fss, xs := benchJobs(100000, 200, 300, 24, 4)
+	fss, xs := predictBenchJobs(100000, 200, 300, 24, 4)
 	p := benchPredictor(b, fss, xs)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -74,7 +74,7 @@ func BenchmarkPredictLarge(b *testing.B) {
 // job observed, then one prediction, which usually has to rebuild the
 // chosen feature value's snapshot (O(MaxBins)).
 func BenchmarkObservePredict(b *testing.B) {
-	fss, xs := benchJobs(20000, 3, 5, 4, 2)
+	fss, xs := predictBenchJobs(20000, 3, 5, 4, 2)
 	p := benchPredictor(b, fss[:10000], xs[:10000])
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -87,7 +87,7 @@ func BenchmarkObservePredict(b *testing.B) {
 
 // BenchmarkPredictorObserve measures one Observe of a 9-feature job.
 func BenchmarkPredictorObserve(b *testing.B) {
-	fss, xs := benchJobs(20000, 3, 5, 4, 2)
+	fss, xs := predictBenchJobs(20000, 3, 5, 4, 2)
 	p := benchPredictor(b, fss[:10000], xs[:10000])
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -99,7 +99,7 @@ func BenchmarkPredictorObserve(b *testing.B) {
 
 // BenchmarkPredictorMarshal measures encoding ~55 feature values.
 func BenchmarkPredictorMarshal(b *testing.B) {
-	fss, xs := benchJobs(10000, 3, 5, 4, 2)
+	fss, xs := predictBenchJobs(10000, 3, 5, 4, 2)
 	p := benchPredictor(b, fss, xs)
 	b.ReportAllocs()
 	b.ResetTimer()

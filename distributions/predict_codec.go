@@ -40,6 +40,7 @@ var ErrCorruptPredictor = errors.New("distributions: corrupt predictor encoding"
 func (p *Predictor) MarshalBinary() ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.init()
 	keys := make([]Feature, 0, len(p.states))
 	for f := range p.states {
 		keys = append(keys, f)
@@ -61,8 +62,8 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 	}
 	buf = le.AppendUint32(buf, uint32(len(keys)))
 	for _, f := range keys {
-		buf = appendString(buf, f.Kind)
-		buf = appendString(buf, f.Value)
+		buf = appendPredictString(buf, f.Kind)
+		buf = appendPredictString(buf, f.Value)
 		if buf, err = p.states[f].appendBinary(buf); err != nil {
 			return nil, err
 		}
@@ -70,7 +71,7 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 	return buf, nil
 }
 
-func appendString(buf []byte, s string) []byte {
+func appendPredictString(buf []byte, s string) []byte {
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(s)))
 	return append(buf, s...)
 }
@@ -98,20 +99,20 @@ func (s *featureState) appendBinary(buf []byte) ([]byte, error) {
 	return append(buf, h...), nil
 }
 
-// decoder reads the layout, remembering the first error.
-type decoder struct {
+// predictDecoder reads the layout, remembering the first error.
+type predictDecoder struct {
 	data []byte
 	off  int
 	err  error
 }
 
-func (d *decoder) fail(format string, args ...any) {
+func (d *predictDecoder) fail(format string, args ...any) {
 	if d.err == nil {
 		d.err = fmt.Errorf("%w: "+format, append([]any{ErrCorruptPredictor}, args...)...)
 	}
 }
 
-func (d *decoder) take(n int, what string) []byte {
+func (d *predictDecoder) take(n int, what string) []byte {
 	if d.err != nil {
 		return nil
 	}
@@ -124,14 +125,14 @@ func (d *decoder) take(n int, what string) []byte {
 	return b
 }
 
-func (d *decoder) u32(what string) uint32 {
+func (d *predictDecoder) u32(what string) uint32 {
 	if b := d.take(4, what); b != nil {
 		return binary.LittleEndian.Uint32(b)
 	}
 	return 0
 }
 
-func (d *decoder) u64(what string) uint64 {
+func (d *predictDecoder) u64(what string) uint64 {
 	if b := d.take(8, what); b != nil {
 		return binary.LittleEndian.Uint64(b)
 	}
@@ -139,7 +140,7 @@ func (d *decoder) u64(what string) uint64 {
 }
 
 // f64 reads a float64 that must be finite and ≥ 0.
-func (d *decoder) f64(what string) float64 {
+func (d *predictDecoder) f64(what string) float64 {
 	v := math.Float64frombits(d.u64(what))
 	if d.err == nil && !finiteNonNeg(v) {
 		d.fail("%s is %v, want a finite number ≥ 0", what, v)
@@ -147,7 +148,7 @@ func (d *decoder) f64(what string) float64 {
 	return v
 }
 
-func (d *decoder) str(what string) string {
+func (d *predictDecoder) str(what string) string {
 	n := d.u32(what + " length")
 	return string(d.take(int(min(n, math.MaxInt32)), what))
 }
@@ -156,7 +157,7 @@ func (d *decoder) str(what string) string {
 // every invariant Observe and Predict rely on; on error (wrapping
 // ErrCorruptPredictor) p is unchanged.
 func (p *Predictor) UnmarshalBinary(data []byte) error {
-	d := &decoder{data: data}
+	d := &predictDecoder{data: data}
 	if string(d.take(len(predictMagic), "magic")) != predictMagic && d.err == nil {
 		d.fail("bad magic %q", data[:len(predictMagic)])
 	}
@@ -222,7 +223,7 @@ func (p *Predictor) UnmarshalBinary(data []byte) error {
 }
 
 // state decodes one feature state and checks its invariants.
-func (d *decoder) state(cfg *PredictorConfig, name string) *featureState {
+func (d *predictDecoder) state(cfg *PredictorConfig, name string) *featureState {
 	s := newFeatureState(cfg)
 	s.n = d.u64(name + " count")
 	s.sum = d.f64(name + " sum")

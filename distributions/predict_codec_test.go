@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// syntheticJobs returns n jobs' features and runtimes from a seeded source:
+// predictJobs returns n jobs' features and runtimes from a seeded source:
 // a few users, names and hours, lognormal runtimes whose median depends on
 // the job name.
-func syntheticJobs(seed uint64, n int) ([][]Feature, []float64) {
+func predictJobs(seed uint64, n int) ([][]Feature, []float64) {
 	r := rand.New(rand.NewPCG(seed, 99))
 	fss := make([][]Feature, n)
 	xs := make([]float64, n)
@@ -44,7 +44,7 @@ func buildPredictor(t testing.TB, cfg *PredictorConfig, fss [][]Feature, xs []fl
 	return p
 }
 
-func mustMarshal(t testing.TB, p *Predictor) []byte {
+func mustMarshalPredictor(t testing.TB, p *Predictor) []byte {
 	t.Helper()
 	b, err := p.MarshalBinary()
 	if err != nil {
@@ -91,15 +91,15 @@ func TestPredictorBinaryRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fss, xs := syntheticJobs(3, tc.n+500)
+			fss, xs := predictJobs(3, tc.n+500)
 			p := buildPredictor(t, tc.cfg, fss[:tc.n], xs[:tc.n])
-			data := mustMarshal(t, p)
+			data := mustMarshalPredictor(t, p)
 
 			var q Predictor
 			if err := q.UnmarshalBinary(data); err != nil {
 				t.Fatal(err)
 			}
-			if again := mustMarshal(t, &q); !bytes.Equal(again, data) {
+			if again := mustMarshalPredictor(t, &q); !bytes.Equal(again, data) {
 				t.Fatal("re-encoding the decoded predictor changed the bytes")
 			}
 			if q.Config() != p.Config() || q.Len() != p.Len() || q.Count() != p.Count() {
@@ -117,7 +117,7 @@ func TestPredictorBinaryRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if !bytes.Equal(mustMarshal(t, p), mustMarshal(t, &q)) {
+			if !bytes.Equal(mustMarshalPredictor(t, p), mustMarshalPredictor(t, &q)) {
 				t.Fatal("original and decoded predictors diverged")
 			}
 		})
@@ -127,7 +127,7 @@ func TestPredictorBinaryRoundTrip(t *testing.T) {
 // The encoding must not depend on map order or on the order of a job's
 // features.
 func TestPredictorBinaryDeterministic(t *testing.T) {
-	fss, xs := syntheticJobs(5, 500)
+	fss, xs := predictJobs(5, 500)
 	p := buildPredictor(t, nil, fss, xs)
 	rev := make([][]Feature, len(fss))
 	for i, fs := range fss {
@@ -138,17 +138,17 @@ func TestPredictorBinaryDeterministic(t *testing.T) {
 		rev[i] = r
 	}
 	q := buildPredictor(t, nil, rev, xs)
-	a := mustMarshal(t, p)
+	a := mustMarshalPredictor(t, p)
 	for range 5 {
-		if !bytes.Equal(a, mustMarshal(t, p)) || !bytes.Equal(a, mustMarshal(t, q)) {
+		if !bytes.Equal(a, mustMarshalPredictor(t, p)) || !bytes.Equal(a, mustMarshalPredictor(t, q)) {
 			t.Fatal("encodings differ")
 		}
 	}
 }
 
 func TestPredictorUnmarshalCorrupt(t *testing.T) {
-	fss, xs := syntheticJobs(11, 30)
-	good := mustMarshal(t, buildPredictor(t, &PredictorConfig{MedianWindow: 4, RecentWindow: 2}, fss, xs))
+	fss, xs := predictJobs(11, 30)
+	good := mustMarshalPredictor(t, buildPredictor(t, &PredictorConfig{MedianWindow: 4, RecentWindow: 2}, fss, xs))
 	le := binary.LittleEndian
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
 	const cfgEnd = 5 + 16 + 8 // magic, version, 4 × uint32, alpha
@@ -171,14 +171,14 @@ func TestPredictorUnmarshalCorrupt(t *testing.T) {
 		{"huge feature count", func() []byte {
 			p := newTestPredictor(t, nil)
 			observeAll(t, p, nil, 5)
-			b := mustMarshal(t, p) // ends with the feature count, 0
+			b := mustMarshalPredictor(t, p) // ends with the feature count, 0
 			le.PutUint32(b[len(b)-4:], math.MaxUint32)
 			return b
 		}()},
 		{"global count zeroed", func() []byte {
 			p := newTestPredictor(t, nil)
-			observeAll(t, p, []Feature{feat("a", "v")}, 5)
-			b := mustMarshal(t, p)
+			observeAll(t, p, []Feature{pfeat("a", "v")}, 5)
+			b := mustMarshalPredictor(t, p)
 			le.PutUint64(b[cfgEnd:], 0) // global count 0 < feature count 1
 			return b
 		}()},
@@ -192,13 +192,13 @@ func TestPredictorUnmarshalCorrupt(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newTestPredictor(t, nil)
-			observeAll(t, p, []Feature{feat(KindUser, "keep")}, 1, 2, 3)
-			before := mustMarshal(t, p)
+			observeAll(t, p, []Feature{pfeat(KindUser, "keep")}, 1, 2, 3)
+			before := mustMarshalPredictor(t, p)
 			err := p.UnmarshalBinary(tc.data)
 			if !errors.Is(err, ErrCorruptPredictor) {
 				t.Fatalf("error %v, want ErrCorruptPredictor", err)
 			}
-			if !bytes.Equal(mustMarshal(t, p), before) {
+			if !bytes.Equal(mustMarshalPredictor(t, p), before) {
 				t.Fatal("failed decode changed the predictor")
 			}
 		})
@@ -210,11 +210,11 @@ func TestPredictorUnmarshalUnsortedKeys(t *testing.T) {
 	// One job with features a=v and b=v: the encoding is the prefix (config,
 	// global state, count 2) then two entries of equal length.
 	p := newTestPredictor(t, nil)
-	observeAll(t, p, []Feature{feat("a", "v"), feat("b", "v")}, 5)
-	good := mustMarshal(t, p)
+	observeAll(t, p, []Feature{pfeat("a", "v"), pfeat("b", "v")}, 5)
+	good := mustMarshalPredictor(t, p)
 	bare := newTestPredictor(t, nil)
 	observeAll(t, bare, nil, 5)
-	prefixLen := len(mustMarshal(t, bare)) // same global state, count 0
+	prefixLen := len(mustMarshalPredictor(t, bare)) // same global state, count 0
 	entryLen := (len(good) - prefixLen) / 2
 	prefix, ea, eb := good[:prefixLen], good[prefixLen:prefixLen+entryLen], good[prefixLen+entryLen:]
 	for _, tc := range []struct {
@@ -243,9 +243,9 @@ func TestPredictorUnmarshalUnsortedKeys(t *testing.T) {
 
 func FuzzPredictorUnmarshalBinary(f *testing.F) {
 	for _, n := range []int{0, 1, 4, 25} {
-		fss, xs := syntheticJobs(uint64(n), n)
+		fss, xs := predictJobs(uint64(n), n)
 		p := buildPredictor(f, &PredictorConfig{MaxBins: 8, MedianWindow: 4, RecentWindow: 2}, fss, xs)
-		f.Add(mustMarshal(f, p))
+		f.Add(mustMarshalPredictor(f, p))
 	}
 	f.Add([]byte("3SPR\x01"))
 	probe := JobAttrs{User: "user1", Name: "job2", App: "app2", SubmitHour: 3, SubmitDay: 2, Resources: "nodes=2"}.Features()
@@ -258,7 +258,7 @@ func FuzzPredictorUnmarshalBinary(f *testing.F) {
 			return
 		}
 		// Accepted input is canonical and usable.
-		if again := mustMarshal(t, &p); !bytes.Equal(again, data) {
+		if again := mustMarshalPredictor(t, &p); !bytes.Equal(again, data) {
 			t.Fatal("accepted encoding is not canonical")
 		}
 		for _, x := range []float64{0, 1, 1e6} {

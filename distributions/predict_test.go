@@ -31,9 +31,9 @@ func observeAll(t testing.TB, p *Predictor, fs []Feature, runtimes ...float64) {
 	}
 }
 
-func closeTo(a, b float64) bool { return math.Abs(a-b) <= predictTol*math.Max(1, math.Abs(b)) }
+func predictClose(a, b float64) bool { return math.Abs(a-b) <= predictTol*math.Max(1, math.Abs(b)) }
 
-func feat(kind, value string) Feature { return Feature{Kind: kind, Value: value} }
+func pfeat(kind, value string) Feature { return Feature{Kind: kind, Value: value} }
 
 // TestPredictNMAEHandComputed checks every estimator's NMAE and estimate on
 // runtimes 10, 20, 40, 30 (default config, α = 0.6) against this hand
@@ -49,7 +49,7 @@ func feat(kind, value string) Feature { return Feature{Kind: kind, Value: value}
 // EWMA wins with estimate 0.6·30 + 0.4·30.4 = 30.16.
 func TestPredictNMAEHandComputed(t *testing.T) {
 	p := newTestPredictor(t, nil)
-	f := feat(KindUser, "alice")
+	f := pfeat(KindUser, "alice")
 	observeAll(t, p, []Feature{f}, 10, 20, 40, 30)
 	s := p.states[f]
 	want := []struct {
@@ -64,17 +64,17 @@ func TestPredictNMAEHandComputed(t *testing.T) {
 	}
 	for _, w := range want {
 		t.Run(w.e.String(), func(t *testing.T) {
-			if got := s.nmae(w.e); !closeTo(got, w.nmae) {
+			if got := s.nmae(w.e); !predictClose(got, w.nmae) {
 				t.Errorf("NMAE = %v, want %v", got, w.nmae)
 			}
-			if got := s.estimate(w.e, &p.cfg); !closeTo(got, w.estimate) {
+			if got := s.estimate(w.e, &p.cfg); !predictClose(got, w.estimate) {
 				t.Errorf("estimate = %v, want %v", got, w.estimate)
 			}
 		})
 	}
 	pr := p.Predict([]Feature{f})
-	if pr.Source != SourceExpert || pr.Expert != (Expert{f, EstEWMA}) || !closeTo(pr.NMAE, 34.4/90) ||
-		!closeTo(pr.Estimate, 30.16) || pr.History != 4 {
+	if pr.Source != SourceExpert || pr.Expert != (Expert{f, EstEWMA}) || !predictClose(pr.NMAE, 34.4/90) ||
+		!predictClose(pr.Estimate, 30.16) || pr.History != 4 {
 		t.Fatalf("Predict = %+v, want expert %v with NMAE %v, estimate 30.16, history 4", pr, Expert{f, EstEWMA}, 34.4/90)
 	}
 }
@@ -98,11 +98,11 @@ func TestPredictEstimatorWindows(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newTestPredictor(t, cfg)
-			f := feat(KindName, "job")
+			f := pfeat(KindName, "job")
 			observeAll(t, p, []Feature{f}, tc.runtimes...)
 			s := p.states[f]
 			for e, want := range []float64{tc.mean, tc.median, tc.ewma, tc.recentMean} {
-				if got := s.estimate(Estimator(e), &p.cfg); !closeTo(got, want) {
+				if got := s.estimate(Estimator(e), &p.cfg); !predictClose(got, want) {
 					t.Errorf("%v = %v, want %v", Estimator(e), got, want)
 				}
 			}
@@ -111,7 +111,7 @@ func TestPredictEstimatorWindows(t *testing.T) {
 }
 
 func TestPredictChoosesExpert(t *testing.T) {
-	user, etl, adhoc := feat(KindUser, "alice"), feat(KindName, "etl"), feat(KindName, "adhoc")
+	user, etl, adhoc := pfeat(KindUser, "alice"), pfeat(KindName, "etl"), pfeat(KindName, "adhoc")
 	r := rand.New(rand.NewPCG(7, 7))
 
 	t.Run("constant feature beats noisy one", func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestPredictChoosesExpert(t *testing.T) {
 		// the mean of the last 5, ~10s for the median of 20, and a
 		// growing error for the mean.
 		p := newTestPredictor(t, nil)
-		f := feat(KindApp, "sim")
+		f := pfeat(KindApp, "sim")
 		for i := range 60 {
 			observeAll(t, p, []Feature{f}, 100+10*float64(i))
 		}
@@ -159,7 +159,7 @@ func TestPredictChoosesExpert(t *testing.T) {
 
 	t.Run("ties go to more history, then feature order", func(t *testing.T) {
 		p := newTestPredictor(t, nil)
-		a, b, c := feat(KindUser, "bob"), feat(KindHour, "3"), feat(KindDay, "1")
+		a, b, c := pfeat(KindUser, "bob"), pfeat(KindHour, "3"), pfeat(KindDay, "1")
 		observeAll(t, p, []Feature{a, b, c}, 60, 60, 60)
 		observeAll(t, p, []Feature{a}, 60) // a has 4 runtimes, b and c have 3
 		for _, fs := range [][]Feature{{a, b, c}, {c, b, a}, {b, a, c}} {
@@ -176,7 +176,7 @@ func TestPredictChoosesExpert(t *testing.T) {
 }
 
 func TestPredictFallback(t *testing.T) {
-	f, g := feat(KindUser, "carol"), feat(KindUser, "dave")
+	f, g := pfeat(KindUser, "carol"), pfeat(KindUser, "dave")
 	p := newTestPredictor(t, nil)
 
 	pr := p.Predict([]Feature{f})
@@ -199,14 +199,14 @@ func TestPredictFallback(t *testing.T) {
 	if pr = p.Predict([]Feature{f}); pr.Source != SourceExpert || pr.Expert.Feature != f || pr.Estimate != 10 {
 		t.Fatalf("three runtimes: %+v, want carol's expert", pr)
 	}
-	if got := p.Predict([]Feature{feat(KindUser, "nobody")}); got.Source != SourceGlobal {
+	if got := p.Predict([]Feature{pfeat(KindUser, "nobody")}); got.Source != SourceGlobal {
 		t.Fatalf("unknown feature: %+v, want SourceGlobal", got)
 	}
 }
 
 func TestPredictSnapshotImmutable(t *testing.T) {
 	p := newTestPredictor(t, nil)
-	f := []Feature{feat(KindName, "render")}
+	f := []Feature{pfeat(KindName, "render")}
 	observeAll(t, p, f, 50, 70, 90, 110)
 	before := p.Predict(f)
 	segs := before.Dist.Segments()
@@ -250,7 +250,7 @@ func TestPredictObserveInvalid(t *testing.T) {
 		{"NaN", nil, math.NaN()},
 		{"+Inf", nil, math.Inf(1)},
 		{"too long", nil, 2 * MaxPredictRuntime},
-		{"empty kind", []Feature{feat(KindUser, "a"), {Value: "x"}}, 5},
+		{"empty kind", []Feature{pfeat(KindUser, "a"), {Value: "x"}}, 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -267,7 +267,7 @@ func TestPredictObserveInvalid(t *testing.T) {
 
 func TestPredictDuplicateFeatureCountsOnce(t *testing.T) {
 	p := newTestPredictor(t, nil)
-	f := feat(KindUser, "erin")
+	f := pfeat(KindUser, "erin")
 	observeAll(t, p, []Feature{f, f, f}, 5)
 	if n := p.states[f].n; n != 1 {
 		t.Fatalf("feature repeated 3 times observed %d times", n)
@@ -339,9 +339,9 @@ func TestPredictFeatures(t *testing.T) {
 			}
 		})
 	}
-	a := Combine(feat("x", `p|q`), feat("y", "r"))
-	b := Combine(feat("x", "p"), feat("y", `q|r`))
-	c := Combine(feat("x", `p\`), feat("y", `|q`))
+	a := Combine(pfeat("x", `p|q`), pfeat("y", "r"))
+	b := Combine(pfeat("x", "p"), pfeat("y", `q|r`))
+	c := Combine(pfeat("x", `p\`), pfeat("y", `|q`))
 	if a == b || a == c || b == c {
 		t.Fatalf("Combine collides: %v, %v, %v", a, b, c)
 	}
@@ -359,7 +359,7 @@ func TestPredictMedianBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, window := range []int{1, 2, 5, 20} {
 		p := newTestPredictor(t, &PredictorConfig{MedianWindow: window, RecentWindow: 1})
-		f := feat(KindName, "m")
+		f := pfeat(KindName, "m")
 		var all []float64
 		for i := range 300 {
 			x := float64(r.IntN(7)) * 10
@@ -376,5 +376,53 @@ func TestPredictMedianBruteForce(t *testing.T) {
 				t.Fatalf("window %d, step %d: median %v, want %v", window, i, got, want)
 			}
 		}
+	}
+}
+
+// TestPredictConcurrent exercises Observe, Predict and MarshalBinary from
+// several goroutines; run with -race.
+func TestPredictConcurrent(t *testing.T) {
+	fss, xs := predictJobs(21, 400)
+	p := newTestPredictor(t, nil)
+	done := make(chan struct{})
+	for w := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := w; i < len(fss); i += 4 {
+				if err := p.Observe(fss[i], xs[i]); err != nil {
+					t.Error(err)
+					return
+				}
+				if pr := p.Predict(fss[(i+1)%len(fss)]); pr.Source == SourceNone {
+					t.Error("no prediction after an observation")
+					return
+				}
+				if i%50 == 0 {
+					if _, err := p.MarshalBinary(); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if p.Count() != uint64(len(fss)) {
+		t.Fatalf("count %d, want %d", p.Count(), len(fss))
+	}
+}
+
+func TestPredictZeroValue(t *testing.T) {
+	var p Predictor
+	if pr := p.Predict(nil); pr.Source != SourceNone {
+		t.Fatalf("zero predictor predicted %+v", pr)
+	}
+	observeAll(t, &p, []Feature{pfeat(KindUser, "z")}, 1, 2, 3)
+	q := newTestPredictor(t, nil)
+	observeAll(t, q, []Feature{pfeat(KindUser, "z")}, 1, 2, 3)
+	if !samePrediction(p.Predict([]Feature{pfeat(KindUser, "z")}), q.Predict([]Feature{pfeat(KindUser, "z")})) {
+		t.Fatal("zero value differs from NewPredictor(nil)")
 	}
 }
