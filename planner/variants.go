@@ -39,11 +39,15 @@ func New3Sigma(cfg Config, variant string) (Scheduler, error) {
 }
 
 // NewVariant is New3Sigma with the runtime predictor given (nil: a fresh
-// stand-in history predictor). Each scheduler needs its own predictor: it
+// 3σPredict with its defaults). Each scheduler needs its own predictor: it
 // learns from that scheduler's completions.
 func NewVariant(cfg Config, variant string, p RuntimePredictor) (*ThreeSigma, error) {
 	if p == nil {
-		p = newHistoryPredictor()
+		sp, err := NewSigmaPredictor()
+		if err != nil {
+			return nil, err
+		}
+		p = sp
 	}
 	var est Estimator
 	switch variant {
