@@ -83,10 +83,10 @@ func DefaultGoogleParams() GoogleParams {
 		ArrivalSCV:        4,
 		HistoryJobs:       3000,
 		Drift:             0.1,
-		OutlierShare:      0.05,
+		OutlierShare:      0.025,
 		OutlierMin:        2.5,
 		OutlierMax:        8,
-		VariableShare:     0.15,
+		VariableShare:     0.10,
 		SLOValue:          1000,
 		BEValue:           100,
 	}

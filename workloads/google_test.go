@@ -340,11 +340,13 @@ func TestGoogleCatalogStable(t *testing.T) {
 	}
 }
 
-// TestGoogleHistoryPredicts checks the calibration of the prediction knobs
+// TestGoogleHistoryPredicts checks that the prediction knobs act as meant,
 // with a stand-in predictor (per-name median of the history, see
-// standInProfile): at the defaults, 8–12% of jobs are off by a factor ≥ 2
-// (3Sigma §2.1: 8% in the Google trace) and most are within ±25%; with
-// drift, outliers and variable names off, almost none are off by 2×.
+// standInProfile): at the defaults some jobs are off by a factor ≥ 2 and most
+// are within ±25%; with drift, outliers and variable names off, almost none
+// are off by 2×; with many outliers, many are. The calibration itself (8–12%
+// off by 2× with 3σPredict, as the Google trace in 3Sigma §2.1) is checked by
+// TestGoogleLikeEstimateErrors in package experiments.
 func TestGoogleHistoryPredicts(t *testing.T) {
 	const seeds = 8
 	var off, within float64
@@ -356,8 +358,8 @@ func TestGoogleHistoryPredicts(t *testing.T) {
 		within += pr.within25 / seeds
 	}
 	t.Logf("defaults, %d seeds: off by ≥2× %.1f%%, within ±25%% %.1f%%", seeds, 100*off, 100*within)
-	if off < 0.08 || off > 0.12 || within < 0.6 {
-		t.Errorf("off by ≥2× %.1f%% (want 8–12%%), within ±25%% %.1f%% (want ≥ 60%%)", 100*off, 100*within)
+	if off < 0.03 || off > 0.12 || within < 0.6 {
+		t.Errorf("off by ≥2× %.1f%% (want 3–12%%), within ±25%% %.1f%% (want ≥ 60%%)", 100*off, 100*within)
 	}
 
 	p := DefaultGoogleParams()
