@@ -70,6 +70,9 @@ const (
 	// DefaultBEFloor is the fraction of its value a best-effort job keeps
 	// however late it completes.
 	DefaultBEFloor = 0.1
+	// DefaultEarlyBias: an option starting at the end of the horizon loses
+	// 2% of its value (see Config.EarlyBias).
+	DefaultEarlyBias = 0.02
 	// DefaultRuntime is the runtime (seconds) assumed for a job the
 	// estimator knows nothing about.
 	DefaultRuntime = 600.0
@@ -147,6 +150,12 @@ type Config struct {
 	// never starved by a zero value).
 	BEDecay float64
 	BEFloor float64
+	// EarlyBias breaks ties toward earlier starts: an option starting at
+	// slice s is worth U·(1 − EarlyBias·s/H). Without it an SLO job whose
+	// deadline is far is worth the same now and later, and a plan that
+	// defers it (re-planned every cycle) can defer it forever while nodes
+	// sit idle. Default DefaultEarlyBias; negative means none.
+	EarlyBias float64
 	// NoPreempt disables the keep-variables of running best-effort jobs.
 	NoPreempt bool
 
@@ -172,6 +181,11 @@ func (c Config) withDefaults() Config {
 	if len(c.Starts) == 0 {
 		c.Starts = DefaultStarts
 	}
+	if c.EarlyBias == 0 {
+		c.EarlyBias = DefaultEarlyBias
+	} else if c.EarlyBias < 0 {
+		c.EarlyBias = 0
+	}
 	if c.RackSlices <= 0 {
 		c.RackSlices = 1
 	}
@@ -192,6 +206,8 @@ func (c Config) validate() error {
 	switch {
 	case c.Starts[0] != 0:
 		return fmt.Errorf("planner: start slices must begin with 0, got %v", c.Starts)
+	case c.EarlyBias >= 1:
+		return fmt.Errorf("planner: EarlyBias must be below 1, got %v", c.EarlyBias)
 	case c.BEFloor >= 1:
 		return fmt.Errorf("planner: BEFloor must be below 1, got %v", c.BEFloor)
 	case c.Slice < 0 || c.Horizon < 0:

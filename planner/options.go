@@ -91,7 +91,8 @@ func priorityOrder(a, b *Pending) int {
 //
 // over the piecewise-uniform runtime of the option's set, with the SLO
 // curve chosen by the over-estimate mode (§4.2) or the best-effort decay.
-// Options below UtilTol·Value are dropped. It also tabulates each set's
+// Each is scaled by 1 − EarlyBias·s/H to prefer earlier starts among
+// equals; options below UtilTol·Value are dropped. It also tabulates each set's
 // expected consumption per node P(T > m·q) for the capacity rows, cut at
 // CoefTol.
 func (c *cycle) valuation() error {
@@ -121,6 +122,7 @@ func (c *cycle) valuation() error {
 			set.util = set.rt.ExpectedUtility(pj.curve, startT, make([]float64, len(startT)))
 			any := false
 			for i, u := range set.util {
+				u *= 1 - c.s.cfg.EarlyBias*float64(c.starts[i])/float64(c.H)
 				if u > tol && u > 0 {
 					c.opts = append(c.opts, option{job: ji, set: si, start: c.starts[i], util: u, x: -1})
 					any = true
