@@ -40,6 +40,7 @@ const usage = `planner — a cluster scheduler that plans under runtime uncertai
 Usage:
   planner version               the version and the solver backends compiled in
   planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
+  planner simulate [flags]      play a workload through schedulers in the cluster simulator
 
 Run 'planner COMMAND --help' for a command's flags.
 `
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return usageError{errors.New("bench: the only benchmark is 'planner bench solver'")}
 		}
 		return runBenchSolver(rest[1:], stdout, stderr)
+	case "simulate":
+		return runSimulate(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// small is a quick Google-like setting: 32 nodes, one hour.
+var small = []string{"simulate", "--nodes", "32", "--hours", "1", "--load", "1.2", "--quiet"}
+
+func simArgs(extra ...string) []string { return append(append([]string{}, small...), extra...) }
+
+func TestSimulateJSON(t *testing.T) {
+	out, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Config map[string]any
+		Runs   []struct {
+			Scheduler, Workload string
+			Seed                uint64
+			Params              map[string]any
+			Metrics             map[string]*float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if rep.Config["workload"] != "google" || rep.Config["nodes"] != 32.0 || rep.Config["interval"] != "1m0s" {
+		t.Errorf("config %v", rep.Config)
+	}
+	if _, ok := rep.Config["parallel"]; ok {
+		t.Error("config carries --parallel (results must not depend on it)")
+	}
+	if len(rep.Runs) != 2 || rep.Runs[0].Scheduler != "prio" || rep.Runs[1].Scheduler != "prio-preempt" {
+		t.Fatalf("runs %+v", rep.Runs)
+	}
+	for _, r := range rep.Runs {
+		if r.Workload != "google" || r.Seed != 1 || r.Params["nodes"] != 32.0 {
+			t.Errorf("run %+v", r)
+		}
+		for _, name := range []string{"slo_miss_rate", "goodput_machine_hours", "slo_goodput_machine_hours",
+			"be_goodput_machine_hours", "be_latency_mean_s", "jct_mean_s", "jct_p50_s", "jct_p99_s", "utilization",
+			"solver_time_limited", "fallbacks"} {
+			if v, ok := r.Metrics[name]; !ok || v == nil {
+				t.Errorf("%s: metric %s missing", r.Scheduler, name)
+			}
+		}
+	}
+}
+
+func TestSimulateDeterministic(t *testing.T) {
+	a, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json", "--parallel", "1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json", "--parallel", "2")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Error("JSON differs between --parallel 1 and 2")
+	}
+	c, _, err := runCLI(t, simArgs("--schedulers", "prio", "--format", "json", "--seed", "2")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == a {
+		t.Error("another seed gave the same JSON")
+	}
+}
+
+func TestSimulateOutDirAndFormats(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	out, _, err := runCLI(t, simArgs("--schedulers", "prio", "--out", dir)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "SLO miss %") || !strings.Contains(out, "prio") {
+		t.Errorf("table:\n%s", out)
+	}
+	for _, f := range []string{"results.json", "jobs.csv", "chart.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	fh, err := os.Open(filepath.Join(dir, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions" {
+		t.Errorf("jobs.csv header %s", got)
+	}
+	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "scheduler,workload,seed,slo_miss_rate,") {
+		t.Errorf("csv:\n%s", out)
+	}
+}
+
+func TestSimulateWorkloadFileAndConfig(t *testing.T) {
+	dir := t.TempDir()
+	p := workloads.DefaultGoogleParams()
+	p.Nodes, p.Racks, p.Hours, p.Load, p.HistoryJobs = 16, 4, 0.5, 1, 50
+	w, err := workloads.GenerateGoogle(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := workloads.Write(&b, w); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "w.jsonl")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "cfg.json")
+	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "schedulers": ["prio", "prio-preempt"], "interval": "30s", "format": "json", "quiet": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "simulate", "--config", cfg, "--schedulers", "prio")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Config map[string]any
+		Runs   []struct {
+			Scheduler, Workload string
+			Params              map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if rep.Config["interval"] != "30s" {
+		t.Errorf("interval from the config file not applied: %v", rep.Config)
+	}
+	if len(rep.Runs) != 1 || rep.Runs[0].Scheduler != "prio" {
+		t.Errorf("the command line should override the file's schedulers: %+v", rep.Runs)
+	}
+	if rep.Runs[0].Workload != "w.jsonl" || rep.Runs[0].Params["nodes"] != 16.0 || rep.Runs[0].Params["jobs"] != float64(len(w.Jobs)) {
+		t.Errorf("run %+v", rep.Runs[0])
+	}
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"version\": 1}\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badCfg := filepath.Join(dir, "cfg.json")
+	if err := os.WriteFile(badCfg, []byte(`{"nodez": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		usage bool
+	}{
+		{"unknown scheduler", simArgs("--schedulers", "prio,fifo"), `unknown scheduler "fifo"`, true},
+		{"negative load", simArgs("--load", "-1"), "--load: must be > 0", true},
+		{"zero nodes", simArgs("--nodes", "0"), "--nodes", true},
+		{"unknown format", simArgs("--format", "xml"), "--format", true},
+		{"negative slack", simArgs("--slack", "20,-5"), "--slack", true},
+		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
+		{"bad duration", simArgs("--interval", "soon"), "interval", true},
+		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},
+		{"zero parallel", simArgs("--parallel", "0"), "--parallel", true},
+		{"extra argument", simArgs("now"), "unexpected argument", true},
+		{"missing file", simArgs("--workload", filepath.Join(dir, "nope.jsonl")), "--workload", false},
+		{"malformed file", simArgs("--workload", bad), "--workload " + bad, false},
+		{"unknown config key", simArgs("--config", badCfg), `unknown setting "nodez"`, true},
+		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q, want one line containing %q", msg, tc.want)
+			}
+			if code := exitCode(err); (code == 2) != tc.usage || code == 0 {
+				t.Errorf("exit code %d (usage error: %v)", code, tc.usage)
+			}
+		})
+	}
+}
