@@ -49,8 +49,8 @@ type cycle struct {
 	m      *solver.Model
 	res    *solver.Result
 	solved bool // the solver gave a usable answer
-	// solveWall is the wall time of the solve call.
-	solveWall time.Duration
+	// solveWall is the wall time of the solve call, limit its wall limit.
+	solveWall, limit time.Duration
 
 	failed  string // the stage that failed, if any
 	failErr error

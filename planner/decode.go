@@ -46,6 +46,7 @@ func (c *cycle) settings() *solver.Settings {
 func (c *cycle) solve() error {
 	t0 := c.s.wall()
 	set := c.settings()
+	c.limit = set.TimeLimit
 	res, err := c.s.solver.Solve(c.ctx, c.m, set)
 	c.solveWall = c.s.wall().Sub(t0)
 	c.res = res

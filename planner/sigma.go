@@ -227,7 +227,10 @@ func (c *cycle) fillStats() {
 	}
 	st.Solve = c.solveWall
 	if c.res != nil {
-		st.TimeLimited = c.res.TimeLimited
+		// In deterministic mode reaching the work limit is the plan, not a
+		// time limit: only the wall guard counts (DESIGN.md: runs are
+		// reproducible whenever no solve hit its time limit).
+		st.TimeLimited = c.res.TimeLimited && (c.s.cfg.Mode != SolveDeterministic || c.solveWall >= c.limit)
 	}
 	st.Solved = c.solved
 }

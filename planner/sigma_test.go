@@ -325,3 +325,31 @@ func TestVariants(t *testing.T) {
 	}
 	_ = utility.OverestimateOff
 }
+
+// TestDeterministicMode: in deterministic mode the same workload gives the
+// same decisions, cycle by cycle, and no cycle reports a time limit.
+func TestDeterministicMode(t *testing.T) {
+	runOnce := func() []*Decision {
+		s, err := NewVariant(Config{Mode: SolveDeterministic}, Name3Sigma, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Train(historyFor(randomWorkload(99, 60, 8)))
+		h := newHarness(t, s, []int{4, 4}, 60)
+		h.submit(randomWorkload(2, 30, 8)...)
+		for range 40 {
+			if d := h.step(); d.Stats.TimeLimited {
+				t.Errorf("cycle at %v: time limited in deterministic mode", h.now)
+			}
+		}
+		return h.decisions
+	}
+	a, b := runOnce(), runOnce()
+	for i := range a {
+		if !slices.EqualFunc(a[i].Start, b[i].Start, func(x, y Placement) bool {
+			return x.JobID == y.JobID && slices.Equal(x.Alloc, y.Alloc)
+		}) || !slices.Equal(a[i].Preempt, b[i].Preempt) {
+			t.Fatalf("cycle %d differs: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+}
