@@ -73,6 +73,21 @@ func barPanel(title, unit string, names []string, series []plotter.Values, label
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
+	// Room for the legend above the tallest stack, half a bar's slot at
+	// either end.
+	top := 0.0
+	for k := range names {
+		h := 0.0
+		for _, v := range series {
+			h += v[k]
+		}
+		top = max(top, h)
+	}
+	if top == 0 {
+		top = 1
+	}
+	p.Y.Max = 1.25 * top
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 	var below *plotter.BarChart
 	for i, v := range series {
 		b, err := plotter.NewBarChart(v, vg.Points(18))
