@@ -150,6 +150,8 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	if !(c.Slowdown >= 1) || math.IsInf(c.Slowdown, 0) {
 		return nil, fmt.Errorf("%w: slowdown must be ≥ 1, got %g", ErrInvalidInput, c.Slowdown)
 	}
+	// The cluster is cloned: parallel runs share the caller's Input.
+	in.Cluster.PartitionNodes = slices.Clone(c.PartitionNodes)
 	s := &Sim{in: in, cfg: cfg, sched: sched, byID: make(map[int]*simJob, len(in.Jobs)),
 		free: slices.Clone(c.PartitionNodes)}
 	total := c.TotalNodes()
