@@ -77,3 +77,6 @@ func SetLNSShift(on bool) { lnsShift = on }
 
 // Reduced is heuristic.reduced.
 func (t HeuristicForTest) Reduced() (*Model, int) { return t.h.reduced() }
+
+// SetDebugConstruct sets a hook receiving each construction's objective.
+func SetDebugConstruct(f func(name string, obj float64)) { debugConstruct = f }

@@ -204,9 +204,12 @@ func (s *packState) roomBlock(j int32) (float64, int32) {
 		}
 	}
 	if h.isInt[j] {
-		r = math.Floor(r + heurIntTol)
+		r = floorPos(r + heurIntTol)
 	}
-	return math.Max(r, 0), block
+	if r < 0 {
+		r = 0
+	}
+	return r, block
 }
 
 // remove turns item it off: its column back to the lower bound (parents to
@@ -353,17 +356,18 @@ func (s *packState) surelyBlocked(it int32) int {
 		grp := &h.groups[g]
 		sum, k := 0.0, grp.k-heurTol*math.Max(1, grp.k)
 		for c := grp.first; c < grp.end && sum < k; c++ {
-			r := h.ub[h.child[c]]
+			ci := &h.cinfo[c]
+			r := ci.ub
 			if row := s.hintRow[c]; row >= 0 {
 				if v := (s.slack[row] + heurTol) * s.hintInv[c]; v < r {
 					r = v
 				}
 			}
-			if h.isInt[h.child[c]] {
-				r = math.Floor(r + heurIntTol)
+			if ci.isInt {
+				r = floorPos(r + heurIntTol)
 			}
 			if r > 0 {
-				sum += r * h.childCoef[c]
+				sum += r * ci.coef
 			}
 		}
 		if sum < k {
@@ -492,4 +496,14 @@ func (h *heuristic) construct(order []int32, guide []float64) *packState {
 		s.insert(it, guide)
 	}
 	return s
+}
+
+// floorPos is math.Floor for the values the hot loops see: exact for
+// |v| < 2^52, and a plain conversion (no NaN or infinity handling) for the
+// non-negative ones.
+func floorPos(v float64) float64 {
+	if v >= 0 && v < 1<<52 {
+		return float64(int64(v))
+	}
+	return math.Floor(v)
 }

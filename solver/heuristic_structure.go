@@ -30,6 +30,14 @@ const (
 	heurIntTol = 1e-9
 )
 
+// childInfo is what the hot loops need of a child: its upper bound (its
+// room when its parent is unused), its link coefficient and integrality.
+type childInfo struct {
+	ub    float64
+	coef  float64
+	isInt bool
+}
+
 // linkGroup is one link row of a parent: Σ coef[c]·x[child[c]] = k·x[parent].
 type linkGroup struct {
 	row   int32
@@ -80,9 +88,10 @@ type heuristic struct {
 	groups    []linkGroup
 	gStart    []int32 // item i's groups are groups[gStart[i]:gStart[i+1]]
 	child     []int32
-	childItem []int32 // item of each position in child
-	childGrp  []int32 // group of each position in child
-	childPos  []int32 // position in child of each column, −1 for none
+	childItem []int32     // item of each position in child
+	childGrp  []int32     // group of each position in child
+	cinfo     []childInfo // per position in child: a compact copy for the hot loops
+	childPos  []int32     // position in child of each column, −1 for none
 	childCoef []float64
 	isFree    []bool    // per item: a free column rather than a parent
 	value     []float64 // per item: an upper estimate of its objective contribution
@@ -310,6 +319,10 @@ func newHeuristic(m *Model) *heuristic {
 		h.childPos[j] = -1
 	}
 	h.childGrp = make([]int32, len(h.child))
+	h.cinfo = make([]childInfo, len(h.child))
+	for c, j := range h.child {
+		h.cinfo[c] = childInfo{ub: h.ub[j], coef: h.childCoef[c], isInt: h.isInt[j]}
+	}
 	for g := range h.groups {
 		for c := h.groups[g].first; c < h.groups[g].end; c++ {
 			h.childGrp[c] = int32(g)

@@ -179,27 +179,32 @@ func (w *watcher) watchChildren(it int32) {
 // bound is child position c's room bound from its hinted row (its parent
 // unused, so the child is at zero).
 func (w *watcher) bound(c int32) float64 {
-	s, h := w.s, w.s.h
-	j := h.child[c]
-	b := h.ub[j]
+	s := w.s
+	ci := &s.h.cinfo[c]
+	b := ci.ub
 	if r := s.hintRow[c]; r >= 0 {
-		b = math.Min(b, (s.slack[r]+heurTol)*s.hintInv[c])
+		if v := (s.slack[r] + heurTol) * s.hintInv[c]; v < b {
+			b = v
+		}
 	}
-	if h.isInt[j] {
-		b = math.Floor(b + heurIntTol)
+	if ci.isInt {
+		b = floorPos(b + heurIntTol)
 	}
-	return math.Max(b, 0)
+	if b < 0 {
+		return 0
+	}
+	return b
 }
 
 // nextNeed is the slack of c's hinted row at which its bound exceeds b.
 func (w *watcher) nextNeed(c int32, b float64) float64 {
-	s, h := w.s, w.s.h
-	j := h.child[c]
-	if b >= h.ub[j] {
+	s := w.s
+	ci := &s.h.cinfo[c]
+	if b >= ci.ub {
 		return math.Inf(1)
 	}
 	a := 1 / s.hintInv[c]
-	if h.isInt[j] {
+	if ci.isInt {
 		return a*(b+1) - heurTol
 	}
 	return a*(b+watchUnit) - heurTol
@@ -225,7 +230,7 @@ func (w *watcher) collectPending() {
 					h := s.h
 					g := h.childGrp[e]
 					b := w.bound(e)
-					w.sum[g] += (b - w.bnd[e]) * h.childCoef[e]
+					w.sum[g] += (b - w.bnd[e]) * h.cinfo[e].coef
 					w.bnd[e] = b
 					if w.sum[g] >= h.groups[g].k-heurTol*math.Max(1, h.groups[g].k) {
 						w.regRow[e] = -1
