@@ -10,19 +10,35 @@ import (
 // (one per run) from the run's options; add a policy here, not in an init
 // function.
 func schedulerRegistry() experiments.Registry {
-	return experiments.Registry{
+	reg := experiments.Registry{
+		// prio as the 3Sigma paper runs it (§6.1): SLO jobs strictly
+		// before best-effort jobs, preempting best-effort jobs for them.
 		planner.PrioName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
-			return planner.NewPrio(planner.PrioOptions{}), nil
-		},
-		// prio as the 3Sigma paper describes its runs (§6.1: it preempts
-		// best-effort jobs for SLO jobs).
-		prioPreemptName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
 			return planner.NewPrio(planner.PrioOptions{PreemptBE: true}), nil
 		},
+		prioNoPreemptName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
+			return planner.NewPrio(planner.PrioOptions{}), nil
+		},
 	}
+	for _, v := range planner.Variants() {
+		reg[v] = func(o experiments.SchedulerOptions) (planner.Scheduler, error) {
+			return planner.New3Sigma(sigmaConfig(o), v)
+		}
+	}
+	return reg
 }
 
-const prioPreemptName = "prio-preempt"
+// sigmaConfig maps a run's options onto the planning cycle's Config.
+func sigmaConfig(o experiments.SchedulerOptions) planner.Config {
+	cfg := planner.Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds()}
+	if o.Deterministic {
+		cfg.Mode = planner.SolveDeterministic
+	}
+	return cfg
+}
+
+// prioNoPreemptName is prio without preemption (SLO jobs wait for free nodes).
+const prioNoPreemptName = "prio-nopreempt"
 
 // schedulerOrder is the default --schedulers: the paper's comparison
 // (Table 1, §6.2 variants), then the baselines; names not registered in

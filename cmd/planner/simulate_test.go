@@ -18,7 +18,7 @@ var small = []string{"simulate", "--nodes", "32", "--hours", "1", "--load", "1.2
 func simArgs(extra ...string) []string { return append(append([]string{}, small...), extra...) }
 
 func TestSimulateJSON(t *testing.T) {
-	out, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json")...)
+	out, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-nopreempt", "--format", "json")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestSimulateJSON(t *testing.T) {
 	if _, ok := rep.Config["parallel"]; ok {
 		t.Error("config carries --parallel (results must not depend on it)")
 	}
-	if len(rep.Runs) != 2 || rep.Runs[0].Scheduler != "prio" || rep.Runs[1].Scheduler != "prio-preempt" {
+	if len(rep.Runs) != 2 || rep.Runs[0].Scheduler != "prio" || rep.Runs[1].Scheduler != "prio-nopreempt" {
 		t.Fatalf("runs %+v", rep.Runs)
 	}
 	for _, r := range rep.Runs {
@@ -58,11 +58,11 @@ func TestSimulateJSON(t *testing.T) {
 }
 
 func TestSimulateDeterministic(t *testing.T) {
-	a, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json", "--parallel", "1")...)
+	a, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-nopreempt", "--format", "json", "--parallel", "1")...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-preempt", "--format", "json", "--parallel", "2")...)
+	b, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-nopreempt", "--format", "json", "--parallel", "2")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestSimulateWorkloadFileAndConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "cfg.json")
-	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "schedulers": ["prio", "prio-preempt"], "interval": "30s", "format": "json", "quiet": true}`), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "schedulers": ["prio", "prio-nopreempt"], "interval": "30s", "format": "json", "quiet": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err := runCLI(t, "simulate", "--config", cfg, "--schedulers", "prio")
