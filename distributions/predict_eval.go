@@ -1,6 +1,7 @@
 package distributions
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -33,6 +34,24 @@ type ErrorBucket struct {
 	LoPct, HiPct float64 // percent error bounds
 	Count        int
 	Share        float64 // Count / N (0 when N = 0)
+}
+
+// MarshalJSON writes the bucket with its infinite tail bounds as null (JSON
+// has no infinities).
+func (b ErrorBucket) MarshalJSON() ([]byte, error) {
+	bound := func(v float64) *float64 {
+		if math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		Label string   `json:"label"`
+		LoPct *float64 `json:"lo_pct"`
+		HiPct *float64 `json:"hi_pct"`
+		Count int      `json:"count"`
+		Share float64  `json:"share"`
+	}{b.Label, bound(b.LoPct), bound(b.HiPct), b.Count, b.Share})
 }
 
 // ErrorProfile is the estimate-error histogram of Fig. 2(d) over N jobs

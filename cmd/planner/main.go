@@ -41,6 +41,9 @@ Usage:
   planner version               the version and the solver backends compiled in
   planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
   planner simulate [flags]      play a workload through schedulers in the cluster simulator
+  planner workload generate     write a generated workload file
+  planner workload stats [FILE] summarise a workload
+  planner predict eval          the estimate-error profile of 3σPredict on a workload
 
 Run 'planner COMMAND --help' for a command's flags.
 `
@@ -61,6 +64,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runBenchSolver(rest[1:], stdout, stderr)
 	case "simulate":
 		return runSimulate(rest, stdout, stderr)
+	case "workload":
+		return runWorkload(rest, stdout, stderr)
+	case "predict":
+		return runPredict(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -45,13 +42,8 @@ const (
 // simulateFlags are the settings of `planner simulate` (DESIGN.md, CLI
 // contract). The JSON names are the flag names of --config files.
 type simulateFlags struct {
-	workload      string
+	workloadFlags
 	schedulers    []string
-	nodes         int
-	hours         float64
-	load          float64
-	slack         []float64
-	seed          uint64
 	solver        string
 	solverTimeout time.Duration
 	interval      time.Duration
@@ -91,13 +83,8 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	fs := pflag.NewFlagSet("simulate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f simulateFlags
-	fs.StringVar(&f.workload, "workload", "google", "google (the Google-like generator) or a workload FILE")
+	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", defaultSchedulers(reg), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
-	fs.IntVar(&f.nodes, "nodes", 256, "cluster nodes (google; 8 racks)")
-	fs.Float64Var(&f.hours, "hours", 5, "workload window in hours (google)")
-	fs.Float64Var(&f.load, "load", 1.4, "offered load: node-hours submitted / capacity (google; SLO and BE half each)")
-	fs.Float64SliceVar(&f.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (google)")
-	fs.Uint64Var(&f.seed, "seed", 1, "workload seed (and scheduler seed)")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "wall-clock limit of one solve (0: 75% of --interval; in deterministic mode only a guard)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
@@ -184,18 +171,12 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 	if err := reg.Check(f.schedulers); err != nil {
 		return fmt.Errorf("--schedulers: %w", err)
 	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if err := f.workloadFlags.validate(); err != nil {
+		return err
+	}
 	switch {
 	case f.format != "table" && f.format != "json" && f.format != "csv":
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
-	case f.nodes < 1:
-		return fmt.Errorf("--nodes: must be ≥ 1, got %d", f.nodes)
-	case !finite(f.hours) || f.hours <= 0:
-		return fmt.Errorf("--hours: must be > 0, got %v", f.hours)
-	case !finite(f.load) || f.load <= 0:
-		return fmt.Errorf("--load: must be > 0, got %v", f.load)
-	case len(f.slack) == 0:
-		return errors.New("--slack: give at least one slack")
 	case f.interval <= 0:
 		return fmt.Errorf("--interval: must be positive, got %s", f.interval)
 	case f.solverTimeout < 0:
@@ -204,11 +185,6 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 		return fmt.Errorf("--horizon: must be ≥ 0, got %s", f.horizon)
 	case f.parallel < 1:
 		return fmt.Errorf("--parallel: must be ≥ 1, got %d", f.parallel)
-	}
-	for _, s := range f.slack {
-		if !finite(s) || s < 0 {
-			return fmt.Errorf("--slack: must be ≥ 0 percent, got %v", s)
-		}
 	}
 	if f.solver != "" {
 		if _, err := solver.New(f.solver); err != nil {
@@ -220,32 +196,13 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 
 // loadInput generates or reads the workload.
 func loadInput(f *simulateFlags) (experiments.Input, experiments.Params, error) {
-	var w *workloads.Workload
-	var name string
-	params := experiments.Params{}
-	if f.workload == "google" {
-		p := workloads.DefaultGoogleParams()
-		p.Nodes, p.Hours, p.Load, p.Seed = f.nodes, f.hours, f.load, f.seed
-		p.SlackPct = append([]float64(nil), f.slack...)
-		p.Racks = min(p.Racks, p.Nodes)
-		var err error
-		if w, err = workloads.GenerateGoogle(p); err != nil {
-			return experiments.Input{}, params, fmt.Errorf("--workload google: %w", err)
-		}
-		name = "google"
-		params.Hours, params.Load, params.Slack = f.hours, f.load, p.SlackPct
-	} else {
-		file, err := os.Open(f.workload)
-		if err != nil {
-			return experiments.Input{}, params, fmt.Errorf("--workload: %w", err)
-		}
-		defer file.Close()
-		if w, err = workloads.Read(file); err != nil {
-			return experiments.Input{}, params, fmt.Errorf("--workload %s: %w", f.workload, err)
-		}
-		name = filepath.Base(f.workload)
-		params.Hours = w.Header.WindowS / 3600
-		params.Load = offeredLoad(w)
+	w, name, err := f.workloadFlags.open()
+	if err != nil {
+		return experiments.Input{}, experiments.Params{}, err
+	}
+	params := experiments.Params{Hours: w.Header.WindowS / 3600, Load: offeredLoad(w)}
+	if name == "google" {
+		params.Hours, params.Load, params.Slack = f.hours, f.load, f.slack
 	}
 	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS}
 	params.Nodes = in.Cluster.TotalNodes()

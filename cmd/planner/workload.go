@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/workloads"
+	"github.com/spf13/pflag"
+)
+
+// runWorkload dispatches `planner workload generate|stats`.
+func runWorkload(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{errors.New("workload: want 'generate' or 'stats'")}
+	}
+	switch args[0] {
+	case "generate":
+		return runWorkloadGenerate(args[1:], stdout, stderr)
+	case "stats":
+		return runWorkloadStats(args[1:], stdout, stderr)
+	}
+	return usageError{fmt.Errorf("workload: unknown subcommand %q (want generate or stats)", args[0])}
+}
+
+func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("workload generate", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var wf workloadFlags
+	var out string
+	wf.register(fs, "generator seed")
+	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("workload generate: unexpected argument %q", fs.Arg(0))}
+	}
+	if wf.workload != "google" {
+		return usageError{fmt.Errorf("--workload: the generators are: google; got %q", wf.workload)}
+	}
+	if err := wf.validate(); err != nil {
+		return usageError{err}
+	}
+	w, _, err := wf.open()
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := workloads.Write(bw, w); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+}
+
+func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("workload stats", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var wf workloadFlags
+	var format string
+	wf.register(fs, "generator seed")
+	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs and load by class, runtime and gang-size\nquantiles, inter-arrival variability.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() == 1 && !fs.Changed("workload") {
+		wf.workload = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("workload stats: unexpected argument %q", fs.Arg(0))}
+	}
+	if format != "table" && format != "json" {
+		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
+	}
+	if err := wf.validate(); err != nil {
+		return usageError{err}
+	}
+	w, _, err := wf.open()
+	if err != nil {
+		return err
+	}
+	sum := workloads.Stats(w)
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	return sum.WriteText(stdout)
+}
+
+// runPredict dispatches `planner predict eval`.
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "eval" {
+		return usageError{errors.New("predict: the only subcommand is 'eval'")}
+	}
+	fs := pflag.NewFlagSet("predict eval", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var wf workloadFlags
+	var format string
+	wf.register(fs, "generator seed")
+	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the share of jobs off by\na factor of two or more.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("predict eval: unexpected argument %q", fs.Arg(0))}
+	}
+	if format != "table" && format != "json" {
+		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
+	}
+	if err := wf.validate(); err != nil {
+		return usageError{err}
+	}
+	w, name, err := wf.open()
+	if err != nil {
+		return err
+	}
+	prof, err := experiments.EvaluatePredictor(w)
+	if err != nil {
+		return fmt.Errorf("predict eval %s: %w", name, err)
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(prof)
+	}
+	fmt.Fprintf(stdout, "workload %s: %d jobs predicted, %d without history\n", name, prof.N, prof.Skipped)
+	return prof.WriteTable(stdout)
+}
+
+// writeFileAtomic writes path through a temporary file in the same
+// directory, renamed into place only when write succeeded, so a failure
+// never leaves a half-written file where a good one was.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWorkloadGenerateThenStatsAndEval(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.jsonl")
+	if _, _, err := runCLI(t, "workload", "generate", "--hours", "1", "--seed", "4", "--out", file); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "workload", "stats", file, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("stats JSON: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "predict", "eval", "--workload", file, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prof struct {
+		N           int
+		FactorOfTwo float64
+	}
+	if err := json.Unmarshal([]byte(out), &prof); err != nil || prof.N == 0 {
+		t.Fatalf("eval JSON: %v %+v\n%s", err, prof, out)
+	}
+	// The same generator flags write the same bytes.
+	again := filepath.Join(t.TempDir(), "w.jsonl")
+	if _, _, err := runCLI(t, "workload", "generate", "--hours", "1", "--seed", "4", "-o", again); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(file)
+	b, _ := os.ReadFile(again)
+	if string(a) != string(b) {
+		t.Error("same flags wrote different workload files")
+	}
+}
+
+func TestWorkloadBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	good := filepath.Join(dir, "good.jsonl")
+	if _, _, err := runCLI(t, "workload", "generate", "--hours", "0.5", "-o", good); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(good)
+	lines := strings.Split(string(data), "\n")
+	lines[3] = `{"id": 3, "nodes": 0}`
+	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"malformed line", []string{"workload", "stats", bad}, "line 4"},
+		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "no such file"},
+		{"negative load", []string{"workload", "generate", "--load", "-1"}, "--load"},
+		{"unknown generator", []string{"workload", "generate", "--workload", "hedgefund"}, "generators"},
+		{"unknown subcommand", []string{"workload", "frob"}, "frob"},
+		{"predict without eval", []string{"predict"}, "eval"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want one line mentioning %q", err, tc.want)
+			}
+		})
+	}
+}

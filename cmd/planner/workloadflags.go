@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/plannerhq/planner/workloads"
+	"github.com/spf13/pflag"
+)
+
+// workloadFlags choose a workload: a generator with its parameters, or a
+// workload file. simulate, workload generate and predict eval share them.
+type workloadFlags struct {
+	workload string
+	nodes    int
+	hours    float64
+	load     float64
+	slack    []float64
+	seed     uint64
+}
+
+func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
+	fs.StringVar(&w.workload, "workload", "google", "google (the Google-like generator) or a workload FILE")
+	fs.IntVar(&w.nodes, "nodes", 256, "cluster nodes (google; 8 racks)")
+	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (google)")
+	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (google; SLO and BE half each)")
+	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (google)")
+	fs.Uint64Var(&w.seed, "seed", 1, seedUsage)
+}
+
+func (w *workloadFlags) validate() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case w.nodes < 1:
+		return fmt.Errorf("--nodes: must be ≥ 1, got %d", w.nodes)
+	case !finite(w.hours) || w.hours <= 0:
+		return fmt.Errorf("--hours: must be > 0, got %v", w.hours)
+	case !finite(w.load) || w.load <= 0:
+		return fmt.Errorf("--load: must be > 0, got %v", w.load)
+	case len(w.slack) == 0:
+		return errors.New("--slack: give at least one slack")
+	}
+	for _, s := range w.slack {
+		if !finite(s) || s < 0 {
+			return fmt.Errorf("--slack: must be ≥ 0 percent, got %v", s)
+		}
+	}
+	return nil
+}
+
+// open generates or reads the workload; name is "google" or the file's base name.
+func (w *workloadFlags) open() (*workloads.Workload, string, error) {
+	if w.workload == "google" {
+		p := workloads.DefaultGoogleParams()
+		p.Nodes, p.Hours, p.Load, p.Seed = w.nodes, w.hours, w.load, w.seed
+		p.SlackPct = append([]float64(nil), w.slack...)
+		p.Racks = min(p.Racks, p.Nodes)
+		wl, err := workloads.GenerateGoogle(p)
+		if err != nil {
+			return nil, "", fmt.Errorf("--workload google: %w", err)
+		}
+		return wl, "google", nil
+	}
+	file, err := os.Open(w.workload)
+	if err != nil {
+		return nil, "", fmt.Errorf("--workload: %w", err)
+	}
+	defer file.Close()
+	wl, err := workloads.Read(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
+	}
+	return wl, filepath.Base(w.workload), nil
+}
