@@ -211,6 +211,7 @@ func (h *Histogram) restore(rule MergeRule, maxBins int64, bins []Bin, count, lo
 	h.inexact = inexact
 	h.maxBins = int(maxBins)
 	h.bins = bins
+	h.rebuildCosts()
 	h.count, h.min, h.max = count, lo, hi
 	return nil
 }

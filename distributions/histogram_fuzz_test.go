@@ -30,6 +30,14 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 		}
 		sum += b.Count
 	}
+	if len(h.cost) != h.Len()-1 {
+		t.Fatalf("%d cached costs for %d bins", len(h.cost), h.Len())
+	}
+	for i, c := range h.cost {
+		if want := pairCost(h.bins[i], h.bins[i+1], h.rule); math.Float64bits(c) != math.Float64bits(want) {
+			t.Fatalf("cached cost %d = %v, want %v", i, c, want)
+		}
+	}
 	if math.Abs(sum-h.Count()) > countTolerance*h.Count() {
 		t.Fatalf("bins sum to %v, count %v", sum, h.Count())
 	}
