@@ -206,10 +206,11 @@ func (in *jobInfo) slowRuntime(slowdown float64) *utility.Runtime {
 		in.all = in.pref
 		return in.all
 	}
-	d, err := distributions.Scale(in.pref, slowdown)
-	if err == nil {
+	if d, err := distributions.Scale(in.pref, slowdown); err == nil {
 		if p, ok := d.(distributions.Piecewise); ok {
-			in.all, err = utility.NewRuntime(p)
+			if r, err := utility.NewRuntime(p); err == nil {
+				in.all = r
+			}
 		}
 	}
 	if in.all == nil {

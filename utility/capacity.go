@@ -55,7 +55,7 @@ func Capacity(nodes []int, jobs []Running, ts, out []float64) ([]float64, error)
 		}
 	}
 	var stack [256]float64
-	rrc := stack[:0]
+	var rrc []float64
 	if nt <= len(stack) {
 		rrc = stack[:nt]
 	} else {
