@@ -34,9 +34,6 @@ func (t HeuristicForTest) Simple() bool { return t.h.simple }
 // SetDebugStats sets a hook receiving local-search statistics.
 func SetDebugStats(f func(items, active int, pending, tests, always int64)) { debugStats = f }
 
-// SetLNSGuide turns LP-ordered recreates on or off (experiments).
-func SetLNSGuide(on bool) { lnsUseGuide = on }
-
 // SetLNSThreshold sets the record-to-record threshold (experiments).
 func SetLNSThreshold(v float64) { lnsThreshold = v }
 
@@ -56,7 +53,7 @@ func EjectForTest(m *Model, x []float64, col int) []float64 {
 		l.cumOverride(it)
 		l.ruinEject()
 		mid := s.obj
-		l.recreate(l.orders[o])
+		l.recreate(l.orders[o].order, nil)
 		out = append(out, mid, s.obj)
 	}
 	return out
@@ -80,3 +77,9 @@ func (t HeuristicForTest) Reduced() (*Model, int) { return t.h.reduced() }
 
 // SetDebugConstruct sets a hook receiving each construction's objective.
 func SetDebugConstruct(f func(name string, obj float64)) { debugConstruct = f }
+
+// SetLNSMix sets the ruin weights and the largest ruin (experiments).
+func SetLNSMix(random, related, eject, maxRuin int) {
+	lnsMix = [3]int{random, related, eject}
+	lnsMaxRuin = maxRuin
+}

@@ -29,13 +29,9 @@ import (
 // changed columns, and nothing is allocated per move.
 
 const (
-	// lnsMaxRuin is the most items a random or related ruin removes.
-	lnsMaxRuin = 6
-	// lnsOrders is how many recreate orders are prepared: by density, by
-	// value, and the rest by density with lognormal noise.
-	lnsOrders = 8
-	// lnsNoise is the σ of the log-noise on densities in the noisy orders.
-	lnsNoise = 0.35
+	// lnsOrders is how many recreate orders are prepared: the construction
+	// orders (guided ones when there is a guide) and sampled ones.
+	lnsOrders = 10
 	// lnsRecompute: slacks are recomputed from scratch every so many moves
 	// so that rounding error from incremental updates cannot accumulate.
 	lnsRecompute = 4096
@@ -51,7 +47,11 @@ const (
 // walk across plateaus.
 const lnsAcceptTol = 1e-12
 
-var lnsUseGuide = true
+// lnsMix weighs the random, related and ejection ruins.
+var lnsMix = [3]int{3, 2, 3}
+
+// lnsMaxRuin is the most items a random or related ruin removes.
+var lnsMaxRuin = 6
 
 var lnsShift = true
 
@@ -64,7 +64,7 @@ type lns struct {
 	h      *heuristic
 	s      *packState
 	rng    *rand.Rand
-	orders [][]int32
+	orders []constructionOrder
 
 	best    []float64
 	bestObj float64
@@ -115,22 +115,16 @@ func (h *heuristic) newLNS(s *packState) *lns {
 	rng := rand.New(rand.NewPCG(lnsSeed, uint64(h.n)))
 	n := len(h.items)
 	l := &lns{h: h, s: s, rng: rng, stamp: make([]uint32, n), cand: make([]int32, 0, 64)}
-	l.orders = append(l.orders, greedyOrder(n, h.density), greedyOrder(n, func(it int32) float64 { return h.value[it] }))
-	if g := h.guide; g != nil && lnsUseGuide {
-		dmax := 0.0
-		for it := range n {
-			dmax = math.Max(dmax, h.density(int32(it)))
+	// Recreate orders: the construction orders that use the guide (when
+	// there is one), or the unguided ones, and sampled orders.
+	for _, o := range h.baseOrders(h.guide) {
+		if o.lp || h.guide == nil {
+			l.orders = append(l.orders, o)
 		}
-		l.orders = append(l.orders, greedyOrder(n, func(it int32) float64 {
-			return math.Max(0, math.Min(1, g[h.items[it]])) + 1e-3*h.density(it)/(dmax+1e-300)
-		}))
 	}
-	for len(l.orders) < lnsOrders {
-		noise := make([]float64, n)
-		for i := range noise {
-			noise[i] = math.Exp(lnsNoise * rng.NormFloat64())
-		}
-		l.orders = append(l.orders, greedyOrder(n, func(it int32) float64 { return h.density(it) * noise[it] }))
+	noise := make([]float64, n)
+	for i := 0; len(l.orders) < lnsOrders; i++ {
+		l.orders = append(l.orders, h.sampleOrder(h.guide, rng, i, noise))
 	}
 	l.cum = make([]float64, n)
 	acc := 0.0
@@ -159,7 +153,7 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 		if maxMoves <= 0 && moves-lastBetter >= lnsStall {
 			break
 		}
-		if moves&7 == 0 && done != nil {
+		if done != nil {
 			select {
 			case <-done:
 				return l.finish(moves, reported, inc)
@@ -176,15 +170,20 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 		}
 		before := s.obj
 		s.logging = true
-		switch k := l.rng.IntN(8); {
-		case k < 3:
+		switch k := l.rng.IntN(lnsMix[0] + lnsMix[1] + lnsMix[2]); {
+		case k < lnsMix[0]:
 			l.ruinRandom()
-		case k < 5:
+		case k < lnsMix[0]+lnsMix[1]:
 			l.ruinRelated()
 		default:
 			l.ruinEject()
 		}
-		l.recreate(l.orders[l.rng.IntN(len(l.orders))])
+		o := &l.orders[l.rng.IntN(len(l.orders))]
+		guide := l.h.guide
+		if !o.split {
+			guide = nil
+		}
+		l.recreate(o.order, guide)
 		// Record-to-record travel: take a move that loses at most a
 		// shrinking share of the best objective; a worse one is undone.
 		floor := before - lnsAcceptTol*math.Max(1, math.Abs(before))
@@ -457,7 +456,7 @@ func (l *lns) shift(pos int32, units float64) {
 
 // recreate offers, in order, every unused item that might fit now (see
 // packState.startWatching) to insert.
-func (l *lns) recreate(order []int32) {
+func (l *lns) recreate(order []int32, guide []float64) {
 	s := l.s
 	w := s.w
 	w.collectPending()
@@ -468,7 +467,7 @@ func (l *lns) recreate(order []int32) {
 			if w.always[it] {
 				l.statAlways++
 			}
-			s.insert(it, nil)
+			s.insert(it, guide)
 		}
 	}
 	w.clearPending()

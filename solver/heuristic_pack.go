@@ -486,11 +486,30 @@ func (h *heuristic) density(it int32) float64 {
 	return h.value[it] / (h.usage[it] + 1e-9)
 }
 
-// construct inserts the items in order into the state at the lower bounds.
+// construct inserts the items in order into the state at the lower bounds
+// and returns it, or nil when that state is infeasible. The state is
+// h.scratch, reused by the next construct (copy what you keep); reusing it
+// keeps its blocking hints, which stay valid bounds and let most items be
+// rejected at a glance.
 func (h *heuristic) construct(order []int32, guide []float64) *packState {
-	s := h.newPackState(nil)
+	s := h.scratch
 	if s == nil {
-		return nil
+		if s = h.newPackState(nil); s == nil {
+			return nil
+		}
+		h.scratch = s
+		h.lbSlack = append([]float64(nil), s.slack...)
+		h.lbObj = s.obj
+	} else {
+		copy(s.x, h.lb)
+		copy(s.slack, h.lbSlack)
+		s.obj = h.lbObj
+		for _, it := range s.active {
+			s.on[it], s.pos[it] = false, -1
+		}
+		s.active = s.active[:0]
+		s.undo = s.undo[:0]
+		s.logging = false
 	}
 	for _, it := range order {
 		s.insert(it, guide)

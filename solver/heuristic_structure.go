@@ -79,6 +79,12 @@ type heuristic struct {
 	// guide is the last LP answer roundAndRepair was given, nil for none.
 	guide []float64
 
+	// scratch is the state the constructions reuse, and lbSlack/lbObj its
+	// slacks and objective at the lower bounds (heuristic_pack.go).
+	scratch *packState
+	lbSlack []float64
+	lbObj   float64
+
 	// Items: the units the greedy inserts and the local search moves.
 	// A parent is a binary column with its link groups; a free column is a
 	// non-binary column in packing rows only, raised as far as it fits.
