@@ -114,10 +114,17 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		if x0 != nil && inc != nil {
 			inc(append([]float64(nil), x0...))
 		}
+		// No search runs beside the LP: on a machine running parallel
+		// simulations it would only slow the LP down, and the guided
+		// constructions after it are what find the value.
 		rm, _ := h.reduced()
 		lp, err := relax(ctx, rm, s)
 		if err != nil {
-			return nil, err
+			if x0 == nil {
+				return nil, err
+			}
+			// The answer stands without the LP (no bound, no guide).
+			lp = &lpRelaxation{TimeLimited: ctx.Err() != nil}
 		}
 		if lp.Infeasible {
 			return &Result{Status: Infeasible, Bound: math.NaN()}, nil
@@ -145,45 +152,25 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		res.Status = Infeasible
 		return res
 	}
-	var best []float64
-	bestObj := math.Inf(-1)
-	offer := func(x []float64) {
-		if x == nil || m.CheckFeasible(x) != nil {
-			return
-		}
-		if v := h.objective(x); v > bestObj {
-			best, bestObj = x, v
-		}
-	}
-	switch {
-	case guide == nil && extra != nil:
-		offer(extra) // the unguided construction again would give the same
-	case guide != nil && extra != nil:
-		offer(h.construction(guide, false))
-		offer(extra)
-	default:
-		offer(h.roundAndRepair(guide))
-	}
+	b := h.newIncumbent(inc)
+	b.offer(extra, true)
+	// With an extra answer (the unguided construction, done already) only
+	// the guided orders are new.
+	h.construction(ctx, guide, guide == nil || extra == nil, b)
 	if s.Start != nil && len(s.Start) == h.n {
 		st := append([]float64(nil), s.Start...)
 		m.Snap(st)
-		offer(st)
+		b.offer(st, true)
 	}
-	if best == nil {
+	if b.x == nil {
 		res.TimeLimited = ctx.Err() != nil
 		return res
 	}
-	if inc != nil {
-		inc(append([]float64(nil), best...))
-	}
 	if h.simple {
-		if x := h.sample(ctx, s, greedySamples); x != nil {
-			offer(x)
-			if inc != nil && h.objective(x) >= bestObj {
-				inc(append([]float64(nil), x...))
-			}
-		}
+		h.sample(ctx, s, greedySamples, b)
 	}
+	b.flush()
+	best := b.x
 	moves := int64(0)
 	if s.Deterministic {
 		moves = s.WorkLimit
@@ -198,11 +185,11 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	return res
 }
 
-// sample makes randomised constructions (sampleOrder, seeded: the same
-// model gives the same samples) and returns the best, or nil. Without a
+// sample offers to b randomised constructions (sampleOrder, seeded: the
+// same model gives the same samples). Without a
 // deadline, or in deterministic mode, it makes count of them; with one, it
 // stops after using sampleShare of the time left (at least minSamples).
-func (h *heuristic) sample(ctx context.Context, s *Settings, count int) []float64 {
+func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incumbent) {
 	start := time.Now()
 	d, timed := ctx.Deadline()
 	timed = timed && !s.Deterministic
@@ -212,8 +199,6 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int) []float6
 	}
 	rng := rand.New(rand.NewPCG(lnsSeed, 0x5a))
 	noise := make([]float64, len(h.items))
-	var best []float64
-	bestObj := 0.0
 	for i := 0; ctx.Err() == nil; i++ {
 		if timed && i >= minSamples && time.Since(start) >= budget {
 			break
@@ -221,12 +206,10 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int) []float6
 		if !timed && i >= count {
 			break
 		}
-		st := h.constructOrder(h.sampleOrder(h.guide, rng, i, noise))
-		if st != nil && (best == nil || st.obj > bestObj) {
-			best, bestObj = keepCopy(best, st.x), st.obj
+		if st := h.constructOrder(h.sampleOrder(h.guide, rng, i, noise)); st != nil {
+			b.offerState(st)
 		}
 	}
-	return best
 }
 
 // provedInfeasible reports whether some row cannot be met by any point

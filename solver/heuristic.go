@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"time"
 )
 
 // Primal heuristics: structured rounding and repair, and local improvement.
@@ -40,34 +41,82 @@ func improve(ctx context.Context, m *Model, x []float64, maxMoves int64, inc fun
 
 // roundAndRepair: see the package-level function.
 func (h *heuristic) roundAndRepair(guide []float64) []float64 {
-	return h.construction(guide, true)
+	b := h.newIncumbent(nil)
+	h.construction(context.Background(), guide, true, b)
+	return b.x
 }
 
-// construction returns the best greedy construction: of the guided orders
-// (with a guide) and, when unguided is set or there is no guide, of the
-// unguided ones.
-func (h *heuristic) construction(guide []float64, unguided bool) []float64 {
+// construction offers to b the greedy constructions in the guided orders
+// (with a guide) and, when unguided is set or there is no guide, in the
+// unguided ones, until ctx is done.
+func (h *heuristic) construction(ctx context.Context, guide []float64, unguided bool, b *incumbent) {
 	if guide != nil && len(guide) != h.n {
 		guide = nil
 	}
 	if !h.simple {
-		return h.generalRepair(context.Background(), guide, generalRepairMoves(h))
+		b.offer(h.generalRepair(ctx, guide, generalRepairMoves(h)), true)
+		return
 	}
 	if guide != nil {
 		h.guide = guide // the sampling and the local search order by it too
 	}
-	var best []float64
-	bestObj := 0.0
 	for _, o := range h.baseOrders(guide) {
+		if ctx.Err() != nil && b.x != nil {
+			return
+		}
 		if !o.lp && guide != nil && !unguided {
 			continue
 		}
-		if s := h.constructOrder(o); s != nil && (best == nil || s.obj > bestObj) {
-			best, bestObj = keepCopy(best, s.x), s.obj
+		if s := h.constructOrder(o); s != nil {
+			b.offerState(s)
 		}
 	}
-	return best
 }
+
+// incumbent is the best answer of a solve so far; it reports improvements
+// through inc (when not nil) at most every lnsReportEvery, and on flush.
+type incumbent struct {
+	h        *heuristic
+	x        []float64
+	obj      float64
+	inc      func([]float64)
+	last     time.Time
+	reported bool
+}
+
+func (h *heuristic) newIncumbent(inc func([]float64)) *incumbent {
+	return &incumbent{h: h, inc: inc, reported: true}
+}
+
+// offer takes x (copied) when it is better; check verifies it first.
+func (b *incumbent) offer(x []float64, check bool) {
+	if x == nil || (check && b.h.m.CheckFeasible(x) != nil) {
+		return
+	}
+	if v := b.h.objective(x); b.x == nil || v > b.obj {
+		b.x, b.obj, b.reported = keepCopy(b.x, x), v, false
+		b.report(false)
+	}
+}
+
+// offerState offers a construction's state (feasible by construction).
+func (b *incumbent) offerState(s *packState) {
+	if b.x == nil || s.obj > b.obj {
+		b.x, b.obj, b.reported = keepCopy(b.x, s.x), s.obj, false
+		b.report(false)
+	}
+}
+
+func (b *incumbent) report(force bool) {
+	if b.inc == nil || b.reported || (!force && time.Since(b.last) < lnsReportEvery) {
+		return
+	}
+	b.inc(append([]float64(nil), b.x...))
+	b.last, b.reported = time.Now(), true
+}
+
+// flush reports the incumbent if it has not been.
+func (b *incumbent) flush() { b.report(true) }
 
 // constructOrder runs the greedy construction in order o (see construct:
 // the state returned is reused by the next construction).
@@ -115,29 +164,31 @@ func (h *heuristic) baseOrders(guide []float64) []constructionOrder {
 	if guide == nil {
 		return orders
 	}
-	return append(orders,
-		constructionOrder{name: "lp", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
-			return k.lp(it) + 1e-6*k.dens(it)
+	// The guided orders come first, the most robust of them first: a solve
+	// whose LP came late may have time for only a few.
+	return append([]constructionOrder{
+		{name: "lp-value", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
+			return k.lpValue(it, 1)
 		})},
-		constructionOrder{name: "lp-large", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
-			if v := k.lp(it); v >= 0.5 {
-				return 2 + h.size[it]
-			}
-			return k.lp(it) + 1e-6*k.dens(it)
-		})},
-		constructionOrder{name: "lp-large-density", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
+		{name: "lp-large-density", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
 			if v := k.lp(it); v >= 0.5 {
 				return 2 + h.size[it]
 			}
 			return k.dens(it)
 		})},
-		constructionOrder{name: "lp-value", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
-			return k.lpValue(it, 1)
+		{name: "lp-large", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
+			if v := k.lp(it); v >= 0.5 {
+				return 2 + h.size[it]
+			}
+			return k.lp(it) + 1e-6*k.dens(it)
 		})},
-		constructionOrder{name: "lp-weighted", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
+		{name: "lp-weighted", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
 			return k.lpWeighted(it, 1)
 		})},
-	)
+		{name: "lp", lp: true, split: true, order: greedyOrder(n, func(it int32) float64 {
+			return k.lp(it) + 1e-6*k.dens(it)
+		})},
+	}, orders...)
 }
 
 // sampleNoise is the σ of the log-normal noise on the keys of the i-th
