@@ -17,7 +17,7 @@ const greedyDefaultMoves = 200_000
 
 // greedySamples is the number of randomised constructions (sampleOrder) a
 // deterministic solve, or one without a deadline, makes before improving.
-const greedySamples = 48
+var greedySamples = 48
 
 // sampleShare: with a deadline, sampling stops once it has used this share
 // of the time that was left when it started (and after at least

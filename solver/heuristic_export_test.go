@@ -83,3 +83,6 @@ func SetLNSMix(random, related, eject, maxRuin int) {
 	lnsMix = [3]int{random, related, eject}
 	lnsMaxRuin = maxRuin
 }
+
+// SetSamples sets the number of sampled constructions of untimed solves.
+func SetSamples(n int) { greedySamples = n }

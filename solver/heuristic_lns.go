@@ -51,14 +51,14 @@ const lnsAcceptTol = 1e-12
 var lnsMix = [3]int{3, 2, 3}
 
 // lnsMaxRuin is the most items a random or related ruin removes.
-var lnsMaxRuin = 6
+var lnsMaxRuin = 30
 
 var lnsShift = true
 
 var lnsTargetPower = 1.0
 
 // lnsThreshold is the share of the best objective a move may lose at the start of a search.
-var lnsThreshold = 0.0
+var lnsThreshold = 0.005
 
 type lns struct {
 	h      *heuristic
