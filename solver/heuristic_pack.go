@@ -31,10 +31,11 @@ type packState struct {
 	// and stays valid whatever changed since. insert first checks the hinted
 	// bounds; only items that pass them get their rooms computed in full,
 	// which is what makes offering every item in a recreate cheap.
-	ownHint   []int32   // per item: its own packing entry that had no room
-	childHint []int32   // per position in heuristic.child
-	hintRow   []int32   // per position in heuristic.child: pRow of childHint, −1 for none
-	hintInv   []float64 // per position in heuristic.child: 1/pCoef of childHint
+	ownHint    []int32   // per item: its own packing entry that had no room
+	childHint  []int32   // per position in heuristic.child
+	childHint2 []int32   // per position in heuristic.child: the hint before childHint, probed first
+	hintRow    []int32   // per position in heuristic.child: pRow of childHint, −1 for none
+	hintInv    []float64 // per position in heuristic.child: 1/pCoef of childHint
 
 	w *watcher // nil unless the local search watches (heuristic_watch.go)
 }
@@ -54,13 +55,13 @@ func (h *heuristic) newPackState(x []float64) *packState {
 	s := &packState{h: h, x: make([]float64, h.n), slack: make([]float64, len(h.rhs)),
 		on: make([]bool, len(h.items)), pos: make([]int32, len(h.items)),
 		active: make([]int32, 0, len(h.items)), cap: make([]float64, maxGroupChildren(h)),
-		ownHint: make([]int32, len(h.items)), childHint: make([]int32, len(h.child)),
+		ownHint: make([]int32, len(h.items)), childHint: make([]int32, len(h.child)), childHint2: make([]int32, len(h.child)),
 		hintRow: make([]int32, len(h.child)), hintInv: make([]float64, len(h.child))}
 	for i := range s.ownHint {
 		s.ownHint[i] = -1
 	}
 	for i := range s.childHint {
-		s.childHint[i], s.hintRow[i] = -1, -1
+		s.childHint[i], s.childHint2[i], s.hintRow[i] = -1, -1, -1
 	}
 	for j := range s.x {
 		if x != nil {
@@ -190,9 +191,25 @@ func (s *packState) room(j int32) float64 {
 // roomBlock is room and the packing entry (index into pRow) of the row
 // that limits it, −1 when only the bound does.
 func (s *packState) roomBlock(j int32) (float64, int32) {
+	return s.roomProbe(j, -1)
+}
+
+// roomProbe is roomBlock looking first at packing entry probe (≥ 0), the
+// row that blocked the column the time before last: when that row is full
+// again, the scan of the column's other rows is skipped.
+func (s *packState) roomProbe(j, probe int32) (float64, int32) {
 	h := s.h
 	r := h.ub[j] - s.x[j]
 	block := int32(-1)
+	if probe >= 0 {
+		if sl := s.slack[h.pRow[probe]] + heurTol; sl < h.pCoef[probe]*r {
+			r = sl / h.pCoef[probe]
+			block = probe
+			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
+				return 0, block
+			}
+		}
+	}
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		a := h.pCoef[q]
 		if sl := s.slack[h.pRow[q]] + heurTol; sl < a*r {
@@ -281,7 +298,11 @@ func (s *packState) insert(it int32, guide []float64) bool {
 		}
 		sum := 0.0
 		for c := grp.first; c < grp.end; c++ {
-			r, b := s.roomBlock(h.child[c])
+			prev := s.childHint[c]
+			r, b := s.roomProbe(h.child[c], s.childHint2[c])
+			if b != prev {
+				s.childHint2[c] = prev
+			}
 			s.setChildHint(c, b)
 			sum += r * h.childCoef[c]
 			if sum >= grp.k-heurTol {
