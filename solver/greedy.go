@@ -15,6 +15,12 @@ const GreedyName = "greedy"
 // solve when Settings.WorkLimit is zero.
 const greedyDefaultMoves = 200_000
 
+// lpShare is the most of the time left that roundingEngine lets the LP
+// take: a loaded machine can slow CLP past the whole budget (seen in this
+// package's tests), and an LP cut off then still leaves time to sample and
+// improve without a guide rather than ending on the first greedy answer.
+const lpShare = 0.75
+
 // greedySamples is the number of randomised constructions (sampleOrder) a
 // deterministic solve, or one without a deadline, makes before improving.
 var greedySamples = 48
@@ -118,7 +124,13 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		// simulations it would only slow the LP down, and the guided
 		// constructions after it are what find the value.
 		rm, _ := h.reduced()
-		lp, err := relax(ctx, rm, s)
+		lpCtx := ctx
+		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
+			var cancel context.CancelFunc
+			lpCtx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
+			defer cancel()
+		}
+		lp, err := relax(lpCtx, rm, s)
 		if err != nil {
 			if x0 == nil {
 				return nil, err

@@ -31,9 +31,6 @@ func (t HeuristicForTest) Improve(ctx context.Context, x []float64, maxMoves int
 // Simple reports whether the model was recognised as options, counts and packing rows.
 func (t HeuristicForTest) Simple() bool { return t.h.simple }
 
-// SetDebugStats sets a hook receiving local-search statistics.
-func SetDebugStats(f func(items, active int, pending, tests, always int64)) { debugStats = f }
-
 // SetLNSThreshold sets the record-to-record threshold (experiments).
 func SetLNSThreshold(v float64) { lnsThreshold = v }
 

@@ -69,12 +69,11 @@ type lns struct {
 	best    []float64
 	bestObj float64
 
-	statPending, statTests, statAlways int64
-	cum                                []float64 // cumulative value^lnsTargetPower over items, for ejection targets
-	cand                               []int32   // scratch: items found in a row
-	candCol                            []int32   // scratch: the column through which each is in the row
-	stamp                              []uint32  // per item: last scan that listed it
-	scan                               uint32
+	cum     []float64 // cumulative value^lnsTargetPower over items, for ejection targets
+	cand    []int32   // scratch: items found in a row
+	candCol []int32   // scratch: the column through which each is in the row
+	stamp   []uint32  // per item: last scan that listed it
+	scan    uint32
 }
 
 // improve: see the package-level function.
@@ -93,9 +92,6 @@ func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, in
 	}
 	l := h.newLNS(s)
 	moves := l.run(ctx, maxMoves, inc)
-	if debugStats != nil {
-		debugStats(len(h.items), len(s.active), l.statPending/max(moves, 1), l.statTests/max(moves, 1), l.statAlways/max(moves, 1))
-	}
 	if l.bestObj <= h.objective(x)+lnsAcceptTol*math.Abs(l.bestObj) {
 		return x, moves
 	}
@@ -134,7 +130,6 @@ func (h *heuristic) newLNS(s *packState) *lns {
 	}
 	l.best = append([]float64(nil), s.x...)
 	l.bestObj = s.obj
-	s.startWatching()
 	return l
 }
 
@@ -166,7 +161,6 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 		moves++
 		if moves%lnsRecompute == 0 {
 			s.recompute()
-			s.w.markAllPending() // slacks moved, if only by rounding
 		}
 		before := s.obj
 		s.logging = true
@@ -454,23 +448,13 @@ func (l *lns) shift(pos int32, units float64) {
 	}
 }
 
-// recreate offers, in order, every unused item that might fit now (see
-// packState.startWatching) to insert.
+// recreate offers, in order, every unused item to insert. Most cannot fit;
+// packState's blocking hints reject them at a few looks each.
 func (l *lns) recreate(order []int32, guide []float64) {
 	s := l.s
-	w := s.w
-	w.collectPending()
-	l.statPending += int64(len(w.pendingList))
 	for _, it := range order {
-		if (w.pending[it] || w.always[it]) && !s.on[it] {
-			l.statTests++
-			if w.always[it] {
-				l.statAlways++
-			}
+		if !s.on[it] {
 			s.insert(it, guide)
 		}
 	}
-	w.clearPending()
 }
-
-var debugStats func(items, active int, pending, tests, always int64)

@@ -37,7 +37,6 @@ type packState struct {
 	hintRow    []int32   // per position in heuristic.child: pRow of childHint, −1 for none
 	hintInv    []float64 // per position in heuristic.child: 1/pCoef of childHint
 
-	w *watcher // nil unless the local search watches (heuristic_watch.go)
 }
 
 type undoRec struct {
@@ -141,9 +140,6 @@ func (s *packState) setOn(it int32, on bool) {
 	s.pos[last] = p
 	s.active = s.active[:len(s.active)-1]
 	s.pos[it] = -1
-	if s.w != nil {
-		s.w.markPending(it)
-	}
 }
 
 // set changes column j to v, updating slacks, objective and item state.
@@ -160,9 +156,6 @@ func (s *packState) set(j int32, v float64) {
 	s.obj += h.cobj[j] * d
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		s.slack[h.pRow[q]] -= h.pCoef[q] * d
-	}
-	if s.w != nil && d < 0 {
-		s.w.noteFreed(h.pRow[h.pStart[j]:h.pStart[j+1]])
 	}
 	if it := h.itemOf[j]; it >= 0 {
 		s.setOn(it, s.itemOn(it))
@@ -261,43 +254,44 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	j := h.items[it]
 	if h.isFree[it] {
 		if q := s.ownHint[it]; q >= 0 && s.slack[h.pRow[q]] <= 0 {
-			s.watchOwn(it)
 			return false
 		}
 		r, b := s.roomBlock(j)
 		if r <= heurTol {
 			s.ownHint[it] = b
-			s.watchOwn(it)
 			return false
 		}
 		s.set(j, s.x[j]+r)
 		return true
 	}
-	switch s.surelyBlocked(it) {
-	case blockedOwn:
-		s.watchOwn(it)
-		return false
-	case blockedChildren:
-		s.watchChildren(it)
+	if s.surelyBlocked(it) != notBlocked {
 		return false
 	}
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
 		if s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
 			s.ownHint[it] = q
-			s.watchOwn(it)
 			return false
 		}
 	}
 	g0, g1 := h.gStart[it], h.gStart[it+1]
 	// Fast rejection before touching anything: with disjoint children, the
-	// group fits iff the children's rooms add up to k.
+	// group fits iff the children's rooms add up to k. The rooms are
+	// computed one child at a time; optimistic, the sum of the rooms
+	// computed so far and of the hinted bounds of the rest, only falls, and
+	// once it is below k the item cannot fit: the rest need not be computed.
 	for g := g0; g < g1; g++ {
 		grp := &h.groups[g]
 		if !grp.disjoint {
 			continue
 		}
-		sum := 0.0
+		k := grp.k - heurTol*math.Max(1, grp.k)
+		optimistic := 0.0
 		for c := grp.first; c < grp.end; c++ {
+			optimistic += s.hintedRoom(c) * h.childCoef[c]
+		}
+		sum := 0.0
+		for c := grp.first; c < grp.end && sum < k && optimistic >= k; c++ {
+			hinted := s.hintedRoom(c)
 			prev := s.childHint[c]
 			r, b := s.roomProbe(h.child[c], s.childHint2[c])
 			if b != prev {
@@ -305,12 +299,9 @@ func (s *packState) insert(it int32, guide []float64) bool {
 			}
 			s.setChildHint(c, b)
 			sum += r * h.childCoef[c]
-			if sum >= grp.k-heurTol {
-				break
-			}
+			optimistic += (r - hinted) * h.childCoef[c]
 		}
-		if sum < grp.k-heurTol*math.Max(1, grp.k) {
-			s.watchChildren(it)
+		if sum < k {
 			return false
 		}
 	}
@@ -324,9 +315,6 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	}
 	if !ok {
 		s.rollback(mark)
-		if s.w != nil {
-			s.w.always[it] = true // not decided by the rooms alone: never skip it
-		}
 	}
 	s.logging = logging
 	if !logging {
@@ -344,16 +332,23 @@ func (s *packState) setChildHint(c, q int32) {
 	s.hintRow[c], s.hintInv[c] = s.h.pRow[q], 1/s.h.pCoef[q]
 }
 
-func (s *packState) watchOwn(it int32) {
-	if s.w != nil {
-		s.w.watchOwn(it)
+// hintedRoom is the bound on the room of child position c (its parent
+// unused, so the child at zero) from its hinted row alone.
+func (s *packState) hintedRoom(c int32) float64 {
+	ci := &s.h.cinfo[c]
+	r := ci.ub
+	if row := s.hintRow[c]; row >= 0 {
+		if v := (s.slack[row] + heurTol) * s.hintInv[c]; v < r {
+			r = v
+		}
 	}
-}
-
-func (s *packState) watchChildren(it int32) {
-	if s.w != nil {
-		s.w.watchChildren(it)
+	if ci.isInt {
+		r = floorPos(r + heurIntTol)
 	}
+	if r < 0 {
+		return 0
+	}
+	return r
 }
 
 // Results of surelyBlocked.
@@ -377,19 +372,7 @@ func (s *packState) surelyBlocked(it int32) int {
 		grp := &h.groups[g]
 		sum, k := 0.0, grp.k-heurTol*math.Max(1, grp.k)
 		for c := grp.first; c < grp.end && sum < k; c++ {
-			ci := &h.cinfo[c]
-			r := ci.ub
-			if row := s.hintRow[c]; row >= 0 {
-				if v := (s.slack[row] + heurTol) * s.hintInv[c]; v < r {
-					r = v
-				}
-			}
-			if ci.isInt {
-				r = floorPos(r + heurIntTol)
-			}
-			if r > 0 {
-				sum += r * ci.coef
-			}
+			sum += s.hintedRoom(c) * h.cinfo[c].coef
 		}
 		if sum < k {
 			return blockedChildren
