@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -14,6 +16,21 @@ const GreedyName = "greedy"
 // greedyDefaultMoves bounds the local improvement of a deterministic greedy
 // solve when Settings.WorkLimit is zero.
 const greedyDefaultMoves = 200_000
+
+// finishMargin is how long before its context's deadline a heuristic
+// engine stops searching, so that its last answer is out before a caller
+// that kills at the deadline does (a loaded machine can hold a goroutine
+// off its core for this long).
+const finishMargin = 10 * time.Millisecond
+
+// finishEarly returns ctx with its deadline moved finishMargin earlier
+// (unless that leaves less than finishMargin, or the solve is deterministic).
+func finishEarly(ctx context.Context, s *Settings) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok && !s.Deterministic && time.Until(d) > 2*finishMargin {
+		return context.WithDeadline(ctx, d.Add(-finishMargin))
+	}
+	return ctx, func() {}
+}
 
 // lpShare is the most of the time left that roundingEngine lets the LP
 // take: a loaded machine can slow CLP past the whole budget (seen in this
@@ -93,6 +110,8 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 	if s == nil {
 		s = DefaultSettings()
 	}
+	ctx, cancel := finishEarly(ctx, s)
+	defer cancel()
 	h := newHeuristic(m)
 	return h.solve(ctx, s, nil, inc, nil), nil
 }
@@ -114,6 +133,8 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		if s == nil {
 			s = DefaultSettings()
 		}
+		ctx, cancel := finishEarly(ctx, s)
+		defer cancel()
 		h := newHeuristic(m)
 		// An answer before the LP, in case the LP takes the whole budget.
 		x0 := h.roundAndRepair(nil)
@@ -159,6 +180,7 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 // keep the best, improve it.
 func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc func([]float64), extra []float64) *Result {
 	m := h.m
+	h.stop = ctx.Done()
 	res := &Result{Status: NoSolution, Bound: math.NaN()}
 	if provedInfeasible(m) {
 		res.Status = Infeasible
@@ -209,19 +231,67 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 	if timed {
 		budget = time.Duration(float64(time.Until(d)) * sampleShare)
 	}
-	rng := rand.New(rand.NewPCG(lnsSeed, 0x5a))
-	noise := make([]float64, len(h.items))
-	for i := 0; ctx.Err() == nil; i++ {
-		if timed && i >= minSamples && time.Since(start) >= budget {
-			break
+	nw := h.workers(timed)
+	found := make([]*incumbent, nw)
+	h.parallel(nw, func(w int, hw *heuristic) {
+		bw := hw.newIncumbent(nil)
+		found[w] = bw
+		noise := make([]float64, len(hw.items))
+		// Sample i is drawn from its own seeded source, so it is the same
+		// whichever worker makes it.
+		for i := w; ctx.Err() == nil; i += nw {
+			if timed && i >= minSamples && time.Since(start) >= budget {
+				break
+			}
+			if !timed && i >= count {
+				break
+			}
+			rng := rand.New(rand.NewPCG(lnsSeed, 0x5a00+uint64(i)))
+			if st := hw.constructOrder(hw.sampleOrder(hw.guide, rng, i, noise)); st != nil {
+				bw.offerState(st)
+			}
 		}
-		if !timed && i >= count {
-			break
-		}
-		if st := h.constructOrder(h.sampleOrder(h.guide, rng, i, noise)); st != nil {
-			b.offerState(st)
+	})
+	for _, bw := range found {
+		if bw.x != nil {
+			b.offer(bw.x, false)
 		}
 	}
+}
+
+// heurWorkers is the number of independent streams a solve splits its
+// sampling and its local search into. It is fixed, so that a deterministic
+// answer does not depend on the machine; with a deadline the streams run
+// in parallel when GOMAXPROCS allows (the cores a cycle's solve has to
+// itself), and with GOMAXPROCS = 1 a timed solve uses one stream.
+const heurWorkers = 2
+
+// workers is the number of streams to use.
+func (h *heuristic) workers(timed bool) int {
+	if timed {
+		return max(1, min(heurWorkers, runtime.GOMAXPROCS(0)))
+	}
+	return heurWorkers
+}
+
+// parallel runs f for workers 0..n−1 concurrently, worker 0 on h and the
+// others on clones of h (sharing its read-only analysis), and waits.
+func (h *heuristic) parallel(n int, f func(w int, hw *heuristic)) {
+	if n == 1 {
+		f(0, h)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < n; w++ {
+		hw := h.clone()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w, hw)
+		}()
+	}
+	f(0, h)
+	wg.Wait()
 }
 
 // provedInfeasible reports whether some row cannot be met by any point

@@ -83,3 +83,9 @@ func SetLNSMix(random, related, eject, maxRuin int) {
 
 // SetSamples sets the number of sampled constructions of untimed solves.
 func SetSamples(n int) { greedySamples = n }
+
+// WorkerStartForTest measures, in a worker process, how long after the call
+// the engine starts (through a probe engine's first incumbent).
+func WorkerGreedyForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
+	return solveInWorker(ctx, GreedyName, m, s)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -84,18 +85,65 @@ func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, in
 	if !h.simple {
 		return h.generalImprove(ctx, x, maxMoves, inc)
 	}
+	h.stop = ctx.Done()
 	xs := append([]float64(nil), x...)
 	h.m.Snap(xs)
-	s := h.newPackState(xs)
-	if s == nil {
+	if h.newPackState(xs) == nil {
 		return x, 0
 	}
-	l := h.newLNS(s)
-	moves := l.run(ctx, maxMoves, inc)
-	if l.bestObj <= h.objective(x)+lnsAcceptTol*math.Abs(l.bestObj) {
-		return x, moves
+	// heurWorkers chains from x, each with its own seed and an equal share
+	// of the moves; the best answer wins (ties: the lower chain).
+	_, timed := ctx.Deadline()
+	nw := h.workers(timed && maxMoves <= 0)
+	if maxMoves > 0 {
+		nw = heurWorkers
 	}
-	return l.best, moves
+	report := serialised(inc, h)
+	bests := make([]*lns, nw)
+	moves := make([]int64, nw)
+	h.parallel(nw, func(w int, hw *heuristic) {
+		hw.chain = w
+		share := maxMoves
+		if maxMoves > 0 {
+			share = maxMoves / int64(nw)
+			if int64(w) < maxMoves%int64(nw) {
+				share++
+			}
+		}
+		l := hw.newLNS(hw.newPackState(xs))
+		moves[w] = l.run(ctx, share, report)
+		bests[w] = l
+	})
+	best := bests[0]
+	var total int64
+	for w, l := range bests {
+		total += moves[w]
+		if l.bestObj > best.bestObj {
+			best = l
+		}
+	}
+	if best.bestObj <= h.objective(x)+lnsAcceptTol*math.Abs(best.bestObj) {
+		return x, total
+	}
+	return best.best, total
+}
+
+// serialised wraps inc for use by several chains: calls are serialised and
+// only answers better than every one passed on before are passed on.
+func serialised(inc func([]float64), h *heuristic) func([]float64) {
+	if inc == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	bestObj := math.Inf(-1)
+	return func(x []float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if v := h.objective(x); v > bestObj {
+			bestObj = v
+			inc(x)
+		}
+	}
 }
 
 // objective returns the maximisation-sense objective of x.
@@ -108,7 +156,7 @@ func (h *heuristic) objective(x []float64) float64 {
 }
 
 func (h *heuristic) newLNS(s *packState) *lns {
-	rng := rand.New(rand.NewPCG(lnsSeed, uint64(h.n)))
+	rng := rand.New(rand.NewPCG(lnsSeed+uint64(h.chain), uint64(h.n)))
 	n := len(h.items)
 	l := &lns{h: h, s: s, rng: rng, stamp: make([]uint32, n), cand: make([]int32, 0, 64)}
 	// Recreate orders: the construction orders that use the guide (when
@@ -452,7 +500,10 @@ func (l *lns) shift(pos int32, units float64) {
 // packState's blocking hints reject them at a few looks each.
 func (l *lns) recreate(order []int32, guide []float64) {
 	s := l.s
-	for _, it := range order {
+	for k, it := range order {
+		if k&255 == 255 && l.h.stopped() {
+			return
+		}
 		if !s.on[it] {
 			s.insert(it, guide)
 		}

@@ -480,7 +480,12 @@ func greedyOrder(n int, key func(it int32) float64) []int32 {
 		order[i] = int32(i)
 		keys[i] = key(int32(i))
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(keys[b], keys[a]) })
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(keys[b], keys[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	return order
 }
 
@@ -515,10 +520,23 @@ func (h *heuristic) construct(order []int32, guide []float64) *packState {
 		s.undo = s.undo[:0]
 		s.logging = false
 	}
-	for _, it := range order {
+	for k, it := range order {
+		if k&255 == 255 && h.stopped() {
+			break // a partial construction is still feasible
+		}
 		s.insert(it, guide)
 	}
 	return s
+}
+
+// stopped reports whether h.stop is closed (the solve's deadline passed).
+func (h *heuristic) stopped() bool {
+	select {
+	case <-h.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // floorPos is math.Floor for the values the hot loops see: exact for

@@ -78,6 +78,12 @@ type heuristic struct {
 
 	// guide is the last LP answer roundAndRepair was given, nil for none.
 	guide []float64
+	// chain numbers the local searches of one solve (see improve).
+	chain int
+	// stop is the done channel of the running solve's context (nil: none);
+	// long loops (a construction, a recreate) look at it every so often so
+	// that a solve ends close to its deadline even on a loaded machine.
+	stop <-chan struct{}
 
 	// scratch is the state the constructions reuse, and lbSlack/lbObj its
 	// slacks and objective at the lower bounds (heuristic_pack.go).
@@ -346,4 +352,12 @@ func allSign(coef []float64, sign float64) bool {
 		}
 	}
 	return true
+}
+
+// clone returns a heuristic sharing h's read-only analysis (and guide) with
+// its own scratch state, for use in another goroutine.
+func (h *heuristic) clone() *heuristic {
+	c := *h
+	c.scratch, c.lbSlack = nil, nil
+	return &c
 }

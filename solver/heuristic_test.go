@@ -1,0 +1,82 @@
+package solver_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/solver/instances"
+)
+
+func rackModel(t testing.TB, jobs int, seed uint64) *solver.Model {
+	t.Helper()
+	p := instances.DefaultParams()
+	p.Jobs, p.Seed = jobs, seed
+	in, err := instances.Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.Model
+}
+
+// TestGreedyDeterministic: in deterministic mode the same model gives the
+// same answer, whatever the scheduling of the parallel streams.
+func TestGreedyDeterministic(t *testing.T) {
+	m := rackModel(t, 60, 3)
+	s := &solver.Settings{Deterministic: true, WorkLimit: 300, TimeLimit: time.Minute}
+	a, err := solver.GreedySolver{}.Solve(context.Background(), m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := solver.GreedySolver{}.Solve(context.Background(), m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != solver.Feasible || !slices.Equal(a.X, b.X) || a.Nodes != b.Nodes {
+		t.Fatalf("two deterministic solves differ: %s %v / %s %v, moves %d / %d", a.Status, a.Objective, b.Status, b.Objective, a.Nodes, b.Nodes)
+	}
+	if a.Nodes != s.WorkLimit {
+		t.Errorf("made %d moves, work limit %d", a.Nodes, s.WorkLimit)
+	}
+	if !a.TimeLimited {
+		t.Error("a solve stopped by its work limit should say so")
+	}
+}
+
+// TestGreedyRackAnswers: answers on the rack instances are feasible, the
+// local search never loses value, and a timed solve keeps its limit.
+func TestGreedyRackAnswers(t *testing.T) {
+	m := rackModel(t, 100, 1)
+	x := solver.RoundAndRepairForTest(m, nil)
+	if x == nil {
+		t.Fatal("no construction")
+	}
+	if err := m.CheckFeasible(x); err != nil {
+		t.Fatal(err)
+	}
+	y, moves := solver.ImproveForTest(context.Background(), m, x, 500)
+	if err := m.CheckFeasible(y); err != nil {
+		t.Fatal(err)
+	}
+	if m.ObjectiveValue(y) < m.ObjectiveValue(x) {
+		t.Errorf("improve lost value: %v → %v", m.ObjectiveValue(x), m.ObjectiveValue(y))
+	}
+	if moves != 500 {
+		t.Errorf("%d moves, want 500", moves)
+	}
+	const limit = 200 * time.Millisecond
+	res, err := solver.GreedySolver{}.Solve(context.Background(), m, &solver.Settings{TimeLimit: limit})
+	if err != nil || res.Status != solver.Feasible {
+		t.Fatal(err, res.Status)
+	}
+	if res.Objective < m.ObjectiveValue(x) {
+		t.Errorf("timed solve %v below its own construction %v", res.Objective, m.ObjectiveValue(x))
+	}
+	// The design bound is limit + 50 ms on an idle machine (benchmarks);
+	// a shared test machine gets more slack.
+	if res.Wall > limit+250*time.Millisecond {
+		t.Errorf("wall %v for a %v limit", res.Wall, limit)
+	}
+}
