@@ -40,7 +40,7 @@ const lpShare = 0.75
 
 // greedySamples is the number of randomised constructions (sampleOrder) a
 // deterministic solve, or one without a deadline, makes before improving.
-var greedySamples = 48
+const greedySamples = 48
 
 // sampleShare: with a deadline, sampling stops once it has used this share
 // of the time that was left when it started (and after at least
