@@ -200,8 +200,9 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		res.TimeLimited = ctx.Err() != nil
 		return res
 	}
+	var streams [][]float64
 	if h.simple {
-		h.sample(ctx, s, greedySamples, b)
+		streams = h.sample(ctx, s, greedySamples, b)
 	}
 	b.flush()
 	best := b.x
@@ -212,7 +213,9 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 			moves = greedyDefaultMoves
 		}
 	}
-	x, n := h.improve(ctx, best, moves, inc)
+	// Each local-search chain starts from the best of its sampling stream
+	// when that is close to the best overall: two different starts.
+	x, n := h.improveFrom(ctx, best, streams, moves, inc)
 	res.X, res.Status, res.Nodes = x, Feasible, n
 	res.Objective = m.ObjectiveValue(x)
 	res.TimeLimited = ctx.Err() != nil || (moves > 0 && n >= moves)
@@ -220,10 +223,11 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 }
 
 // sample offers to b randomised constructions (sampleOrder, seeded: the
-// same model gives the same samples). Without a
+// same model gives the same samples) and returns the best of each stream
+// (nil for a stream without one). Without a
 // deadline, or in deterministic mode, it makes count of them; with one, it
 // stops after using sampleShare of the time left (at least minSamples).
-func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incumbent) {
+func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incumbent) [][]float64 {
 	start := time.Now()
 	d, timed := ctx.Deadline()
 	timed = timed && !s.Deterministic
@@ -252,11 +256,14 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 			}
 		}
 	})
-	for _, bw := range found {
+	streams := make([][]float64, len(found))
+	for w, bw := range found {
 		if bw.x != nil {
 			b.offer(bw.x, false)
+			streams[w] = bw.x
 		}
 	}
+	return streams
 }
 
 // heurWorkers is the number of independent streams a solve splits its

@@ -86,6 +86,17 @@ type lns struct {
 
 // improve: see the package-level function.
 func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, inc func([]float64)) ([]float64, int64) {
+	return h.improveFrom(ctx, x, nil, maxMoves, inc)
+}
+
+// lnsStartSpread: a chain starts from its own alternative start when that
+// is within this share of x's objective (more diversity between chains for
+// little loss), else from x.
+const lnsStartSpread = 0.01
+
+// improveFrom is improve with alternative starts: chain w starts from
+// alt[w] when it is given and close enough to x (lnsStartSpread).
+func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float64, maxMoves int64, inc func([]float64)) ([]float64, int64) {
 	if x == nil || len(x) != h.n || h.m.CheckFeasible(x) != nil {
 		return x, 0
 	}
@@ -117,7 +128,16 @@ func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, in
 				share++
 			}
 		}
-		l := hw.newLNS(hw.newPackState(xs))
+		start := xs
+		if w < len(alt) && alt[w] != nil && len(alt[w]) == h.n &&
+			h.objective(alt[w]) >= h.objective(xs)-lnsStartSpread*math.Abs(h.objective(xs)) {
+			start = alt[w]
+		}
+		st := hw.newPackState(start)
+		if st == nil {
+			st = hw.newPackState(xs)
+		}
+		l := hw.newLNS(st)
 		moves[w] = l.run(ctx, share, report)
 		bests[w] = l
 	})
