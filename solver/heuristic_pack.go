@@ -36,7 +36,6 @@ type packState struct {
 	childHint2 []int32   // per position in heuristic.child: the hint before childHint, probed first
 	hintRow    []int32   // per position in heuristic.child: pRow of childHint, −1 for none
 	hintInv    []float64 // per position in heuristic.child: 1/pCoef of childHint
-
 }
 
 type undoRec struct {
