@@ -50,6 +50,11 @@ const greedySamples = 48
 const (
 	sampleShare = 0.5
 	minSamples  = 4
+	// sampleStall ends a timed stream's sampling after so many samples
+	// without a better answer: on small models every sample is the same
+	// packing, and the time is better left to the local search (or not
+	// spent at all).
+	sampleStall = 64
 )
 
 // lnsStall ends a local search that has no move limit and no deadline after
@@ -243,16 +248,21 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 		noise := make([]float64, len(hw.items))
 		// Sample i is drawn from its own seeded source, so it is the same
 		// whichever worker makes it.
+		stale := 0 // samples of this stream since it last improved
 		for i := w; ctx.Err() == nil; i += nw {
-			if timed && i >= minSamples && time.Since(start) >= budget {
+			if timed && i >= minSamples && (time.Since(start) >= budget || stale >= sampleStall) {
 				break
 			}
 			if !timed && i >= count {
 				break
 			}
 			rng := rand.New(rand.NewPCG(lnsSeed, 0x5a00+uint64(i)))
+			stale++
 			if st := hw.constructOrder(hw.sampleOrder(hw.guide, rng, i, noise)); st != nil {
-				bw.offerState(st)
+				hadX, before := bw.x != nil, bw.obj
+				if bw.offerState(st); !hadX || bw.obj > before {
+					stale = 0
+				}
 			}
 		}
 	})
