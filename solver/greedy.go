@@ -13,6 +13,12 @@ import (
 // GreedyName is the registry name of the pure-Go heuristic backend.
 const GreedyName = "greedy"
 
+// greedyFinishMargin is how long before its limit the in-process greedy
+// stops searching: a construction or a batch of moves in flight, and the
+// final check of the answer, finish in that time (the process backends get
+// the same margin from the worker).
+const greedyFinishMargin = 30 * time.Millisecond
+
 // greedyDefaultMoves bounds the local improvement of a deterministic greedy
 // solve when Settings.WorkLimit is zero.
 const greedyDefaultMoves = 200_000
@@ -85,7 +91,7 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 	start := time.Now()
 	if s.TimeLimit > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.TimeLimit)
+		ctx, cancel = context.WithTimeout(ctx, s.TimeLimit-min(s.TimeLimit/10, greedyFinishMargin))
 		defer cancel()
 	}
 	res, err := greedyEngine(ctx, m, s, nil)
