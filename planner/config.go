@@ -73,6 +73,10 @@ const (
 	// DefaultEarlyBias: an option starting at the end of the horizon loses
 	// 2% of its value (see Config.EarlyBias).
 	DefaultEarlyBias = 0.02
+	// DefaultSlowPenalty: an option on all partitions (runtime × the
+	// cluster's slowdown) of a job that prefers some of them loses 5% of its
+	// value (see Config.SlowPenalty).
+	DefaultSlowPenalty = 0.05
 	// DefaultRuntime is the runtime (seconds) assumed for a job the
 	// estimator knows nothing about.
 	DefaultRuntime = 600.0
@@ -126,6 +130,11 @@ type Config struct {
 	// Starts are the start slices of the options (default DefaultStarts).
 	// Slice 0 must be among them: only s = 0 options are enacted.
 	Starts []int
+	// FixedStarts uses Starts as slices from now in every cycle. By default
+	// each start after the first is aligned to the absolute slice grid
+	// (alignedStarts), so that a planned start stays an option as it
+	// approaches instead of slipping.
+	FixedStarts bool
 	// DenseSlices: capacity rows sit at every slice below DenseSlices and at
 	// slices d, 2d, 4d… apart after it (stride doubling each time the slice
 	// index doubles), always including every start slice. Far slices are
@@ -156,6 +165,15 @@ type Config struct {
 	// defers it (re-planned every cycle) can defer it forever while nodes
 	// sit idle. Default DefaultEarlyBias; negative means none.
 	EarlyBias float64
+	// SlowPenalty: an option that may place a job off its preferred
+	// partitions is worth U·(1 − SlowPenalty). Its expected utility already
+	// counts the slowdown, but two options of equal expected utility are not
+	// equal: the slowed one holds its nodes Slowdown× longer and has less
+	// margin when the runtime estimate is low. Without the penalty the
+	// solver breaks such ties arbitrarily, and an SLO job that would have met
+	// its deadline on its preferred racks misses it slowed. Default
+	// DefaultSlowPenalty; negative means none.
+	SlowPenalty float64
 	// NoPreempt disables the keep-variables of running best-effort jobs.
 	NoPreempt bool
 
@@ -186,6 +204,11 @@ func (c Config) withDefaults() Config {
 	} else if c.EarlyBias < 0 {
 		c.EarlyBias = 0
 	}
+	if c.SlowPenalty == 0 {
+		c.SlowPenalty = DefaultSlowPenalty
+	} else if c.SlowPenalty < 0 {
+		c.SlowPenalty = 0
+	}
 	if c.RackSlices <= 0 {
 		c.RackSlices = 1
 	}
@@ -208,6 +231,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("planner: start slices must begin with 0, got %v", c.Starts)
 	case c.EarlyBias >= 1:
 		return fmt.Errorf("planner: EarlyBias must be below 1, got %v", c.EarlyBias)
+	case c.SlowPenalty >= 1:
+		return fmt.Errorf("planner: SlowPenalty must be below 1, got %v", c.SlowPenalty)
 	case c.BEFloor >= 1:
 		return fmt.Errorf("planner: BEFloor must be below 1, got %v", c.BEFloor)
 	case c.Slice < 0 || c.Horizon < 0:

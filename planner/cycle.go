@@ -125,10 +125,14 @@ func (s *ThreeSigma) newCycle(ctx context.Context, st *State) (*cycle, error) {
 		c.q = math.Max(c.q, cfg.Horizon/float64(cfg.Slices))
 		c.H = max(1, int(math.Ceil(cfg.Horizon/c.q-1e-9)))
 	}
-	for _, v := range cfg.Starts {
-		if v < c.H {
-			c.starts = append(c.starts, v)
+	if cfg.FixedStarts {
+		for _, v := range cfg.Starts {
+			if v < c.H {
+				c.starts = append(c.starts, v)
+			}
 		}
+	} else {
+		c.starts = alignedStarts(cfg.Starts, c.H, int64(math.Floor(st.Now/c.q+1e-9)))
 	}
 	c.checks = checkSlices(c.H, cfg.DenseSlices, c.starts)
 	c.checkT = make([]float64, len(c.checks))
@@ -136,6 +140,42 @@ func (s *ThreeSigma) newCycle(ctx context.Context, st *State) (*cycle, error) {
 		c.checkT[k] = float64(t) * c.q
 	}
 	return c, nil
+}
+
+// alignedStarts places the option starts on the absolute slice grid, so
+// that a start the plan chose stays an option in later cycles until it
+// comes due. starts[0] = 0 is kept; every later starts[i] stands for the
+// range [starts[i], starts[i] + w) with w = starts[i+1] − starts[i] (for
+// the last, twice the gap before it), and becomes the one slice s of that
+// range with abs + s a multiple of w. abs is the absolute index of slice 0
+// (now / q).
+//
+// With relative starts {0,1,2,4,8,16,32} a plan "start at slice 8" finds no
+// option at slice 7 one cycle later: it has to move to 4 or slip to 8, and
+// a job deferred this way slips a little every cycle while the plan keeps
+// its nodes reserved. With power-of-two widths the ranges nest: a slice
+// that is a multiple of w is a multiple of every smaller width, so the
+// planned start stays on the grid as it moves into the finer ranges.
+func alignedStarts(starts []int, H int, abs int64) []int {
+	out := make([]int, 0, len(starts))
+	for i, lo := range starts {
+		if i == 0 {
+			out = append(out, lo)
+			continue
+		}
+		var w int
+		if i+1 < len(starts) {
+			w = starts[i+1] - lo
+		} else {
+			w = 2 * (lo - starts[i-1])
+		}
+		w = max(w, 1)
+		s := lo + int(((-(abs+int64(lo)))%int64(w)+int64(w))%int64(w))
+		if s < H && s > out[len(out)-1] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // checkSlices returns the slices that get capacity rows: every slice below
@@ -182,7 +222,7 @@ func (c *cycle) capacity() error {
 
 	var fixed []utility.Running
 	for _, r := range st.Running {
-		info := c.s.info(r.Job, c.id)
+		info := c.s.info(r.Job, c.id, st.Now)
 		info.slowed, info.slowdown = r.Slowed, st.Cluster.Slowdown
 		rt := info.pref
 		if r.Slowed {

@@ -28,7 +28,7 @@ func (c *cycle) options() error {
 		if job.Nodes <= 0 {
 			continue
 		}
-		info := c.s.info(job, c.id)
+		info := c.s.info(job, c.id, c.st.Now)
 		pj := &pjob{p: p, info: info}
 		if pref := c.prefGroups(job); pref != nil {
 			pj.sets = append(pj.sets, allowedSet{groups: pref, rt: info.pref})
@@ -92,7 +92,8 @@ func priorityOrder(a, b *Pending) int {
 // over the piecewise-uniform runtime of the option's set, with the SLO
 // curve chosen by the over-estimate mode (§4.2) or the best-effort decay.
 // Each is scaled by 1 − EarlyBias·s/H to prefer earlier starts among
-// equals; options below UtilTol·Value are dropped. It also tabulates each set's
+// equals, and an all-partitions option of a job that prefers some of them
+// by 1 − SlowPenalty; options below UtilTol·Value are dropped. It also tabulates each set's
 // expected consumption per node P(T > m·q) for the capacity rows, cut at
 // CoefTol.
 func (c *cycle) valuation() error {
@@ -109,7 +110,7 @@ func (c *cycle) valuation() error {
 		job := pj.p.Job
 		var err error
 		if job.Class == workloads.SLO {
-			pj.curve, err = c.sloCurve(job, pj.info.pref)
+			pj.curve, err = c.sloCurve(job, pj.info.pref, pj.info.first)
 		} else {
 			pj.curve, err = c.beCurve(job)
 		}
@@ -120,9 +121,13 @@ func (c *cycle) valuation() error {
 		for si := range pj.sets {
 			set := &pj.sets[si]
 			set.util = set.rt.ExpectedUtility(pj.curve, startT, make([]float64, len(startT)))
+			slow := 1.0
+			if set.all && len(pj.sets) > 1 {
+				slow = 1 - c.s.cfg.SlowPenalty
+			}
 			any := false
 			for i, u := range set.util {
-				u *= 1 - c.s.cfg.EarlyBias*float64(c.starts[i])/float64(c.H)
+				u *= slow * (1 - c.s.cfg.EarlyBias*float64(c.starts[i])/float64(c.H))
 				if u > tol && u > 0 {
 					c.opts = append(c.opts, option{job: ji, set: si, start: c.starts[i], util: u, x: -1})
 					any = true
@@ -153,7 +158,15 @@ const oeWindowFactor = 2
 // sloCurve is an SLO job's utility under the configured over-estimate mode
 // (utility.SLOCurve with the default post-deadline value); adaptivity is
 // judged on the runtime on preferred nodes.
-func (c *cycle) sloCurve(job *workloads.Job, d distributions.Dist) (utility.Curve, error) {
+//
+// The adaptive switch asks whether the job could meet its deadline "even if
+// started immediately upon submission" (3Sigma §4.2). The earliest the job
+// can start is first, the first cycle that saw it, not its submit time: with
+// a cycle interval of a minute, a short job with 20% slack may have lost
+// most of its slack before any cycle could start it. Judged from submit,
+// such a job looks feasible (no extension) yet is worth nothing from the
+// first cycle on, and an over-estimated one is never tried.
+func (c *cycle) sloCurve(job *workloads.Job, d distributions.Dist, first float64) (utility.Curve, error) {
 	v := math.Max(job.Value, 0)
 	if !(job.Deadline > job.Submit) {
 		return utility.SLOStep(v, job.Deadline)
@@ -165,7 +178,8 @@ func (c *cycle) sloCurve(job *workloads.Job, d distributions.Dist) (utility.Curv
 	// distribution allows, or an over-estimated job (the very case the
 	// extension is for) would still be worth nothing.
 	window := math.Max(job.Deadline-job.Submit, oeWindowFactor*d.Max())
-	spec := utility.SLOSpec{Value: v, Submit: job.Submit, Deadline: job.Deadline, Window: window, Threshold: c.s.cfg.OverestimateThreshold}
+	earliest := math.Min(math.Max(job.Submit, first), math.Nextafter(job.Deadline, math.Inf(-1)))
+	spec := utility.SLOSpec{Value: v, Submit: earliest, Deadline: job.Deadline, Window: window, Threshold: c.s.cfg.OverestimateThreshold}
 	curve, _, err := utility.SLOCurve(c.s.cfg.Overestimate, spec, d)
 	return curve, err
 }

@@ -54,6 +54,9 @@ type jobInfo struct {
 	slowed    bool    // last seen running on some non-preferred node
 	slowdown  float64 // the cluster's slowdown factor then
 	seen      uint64  // last cycle that saw the job
+	// first is the plan time of the first cycle that saw the job: the
+	// earliest it could have started.
+	first float64
 }
 
 // extension is the under-estimate state of a running job (3Sigma §4.2):
@@ -176,15 +179,16 @@ func (s *ThreeSigma) forgetUnseen(id uint64) {
 	}
 }
 
-// info returns the remembered estimate of job, estimating it the first time.
-func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64) *jobInfo {
+// info returns the remembered estimate of job, estimating it the first time
+// (at plan time now).
+func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64, now float64) *jobInfo {
 	in := s.jobs[job.ID]
 	if in == nil {
 		est, err := s.est.Estimate(job)
 		if err != nil || est.Dist == nil {
 			est, _ = pointEstimate(DefaultRuntime)
 		}
-		in = &jobInfo{est: est}
+		in = &jobInfo{est: est, first: now}
 		in.pref, err = utility.NewRuntime(est.Dist)
 		if err != nil {
 			est, _ = pointEstimate(DefaultRuntime)

@@ -1,0 +1,111 @@
+package planner
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/plannerhq/planner/distributions"
+)
+
+// TestSlowPenaltyPrefersPreferredRacks: an SLO job with time to spare is
+// worth its full value on its preferred rack and on any rack alike (its
+// deadline is met either way); the slowdown penalty breaks the tie toward
+// the preferred rack, where it holds its node 1/Slowdown as long and keeps
+// its margin. When only the other rack is free and the deadline is near,
+// the slowed start still wins over waiting.
+func TestSlowPenaltyPrefersPreferredRacks(t *testing.T) {
+	t.Run("both racks free", func(t *testing.T) {
+		for id := 1; id <= 6; id++ {
+			s, err := NewThreeSigma(NamePointPerfEst, Config{Mode: SolveDeterministic}, PerfectEstimator{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var utils map[bool]float64
+			s.inspect = func(c *cycle) {
+				utils = map[bool]float64{}
+				for _, o := range c.opts {
+					if o.start == 0 {
+						utils[c.jobs[o.job].sets[o.set].all] = o.util
+					}
+				}
+			}
+			h := newHarness(t, s, []int{4, 4}, 60)
+			h.submit(newJob(id).Nodes(1 + id%4).Runtime(100).SLO(10000).Value(1000).Preferred(id % 2).Job())
+			d := h.step()
+			if len(d.Start) != 1 {
+				t.Fatalf("job %d: started %+v, want it started now", id, d.Start)
+			}
+			if a := d.Start[0].Alloc; a[1-id%2] != 0 {
+				t.Errorf("job %d prefers rack %d: placed %v, want only the preferred rack", id, id%2, a)
+			}
+			if want := utils[false] * (1 - DefaultSlowPenalty); utils[true] != want {
+				t.Errorf("job %d: slice-0 values %v, want the all-racks option at %v", id, utils, want)
+			}
+		}
+	})
+	t.Run("only the other rack, deadline near", func(t *testing.T) {
+		s, err := NewThreeSigma(NamePointPerfEst, Config{Mode: SolveDeterministic}, PerfectEstimator{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, s, []int{1, 1}, 60)
+		h.submit(newJob(1).Runtime(5000).SLO(1e6).Value(1000).Preferred(0).Job())
+		h.step() // job 1 takes rack 0 for 5000 s
+		// Job 2 prefers rack 0 too; it must start now, slowed (150 s), to
+		// meet its deadline 200 s away.
+		h.submit(newJob(2).Submit(60).Runtime(100).SLO(260).Value(1000).Preferred(0).Job())
+		d := h.step()
+		if len(d.Start) != 1 || d.Start[0].JobID != 2 || !slices.Equal(d.Start[0].Alloc, []int{0, 1}) {
+			t.Fatalf("started %+v, want job 2 on rack 1 now", d.Start)
+		}
+	})
+}
+
+// TestAdaptiveOverestimateFromFirstCycle: the adaptive switch judges a job
+// from the first cycle that could start it, not from its submit time. The
+// job below has 85 s to its deadline at submit and runs 80–120 s by its
+// distribution (a 12.5% chance, above the 5% threshold), but the first cycle
+// comes 55 s after submit: from there it has no chance at all, so its
+// over-estimate extension is on and it is tried on the idle node (it really
+// runs 20 s). Without over-estimate handling it is worthless.
+func TestAdaptiveOverestimateFromFirstCycle(t *testing.T) {
+	for v, want := range map[string]bool{Name3Sigma: true, Name3SigmaNoOE: false} {
+		job := newJob(1).Submit(5).Runtime(20).SLO(90).Value(1000).Job()
+		s, err := NewVariant(Config{Mode: SolveDeterministic}, v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.est = fixedEstimator{1: distributions.Uniform{Lo: 80, Hi: 120}}
+		h := newHarness(t, s, []int{1}, 60)
+		h.submit(job)
+		h.step() // t = 0: not submitted yet
+		d := h.step()
+		if got := len(d.Start) == 1; got != want {
+			t.Errorf("%s: started %+v at t=60, want started = %v", v, d.Start, want)
+		}
+		if v == Name3Sigma && !(h.completed[1] <= 90) {
+			t.Errorf("%s: job completed at %v, want by its deadline 90", v, h.completed[1])
+		}
+	}
+}
+
+// TestAlignedStartsNest: every start slice s > 0 of a cycle is start s − 1
+// of the next one, so a planned start stays an option until it comes due,
+// and each cycle has as many starts as the configuration gives.
+func TestAlignedStartsNest(t *testing.T) {
+	const H = 60
+	for abs := int64(0); abs < 500; abs++ {
+		cur, next := alignedStarts(DefaultStarts, H, abs), alignedStarts(DefaultStarts, H, abs+1)
+		if cur[0] != 0 || !slices.IsSorted(cur) || cur[len(cur)-1] >= H {
+			t.Fatalf("abs %d: starts %v, want ascending from 0 below %d", abs, cur, H)
+		}
+		if n := len(cur); n < len(DefaultStarts)-1 || n > len(DefaultStarts) {
+			t.Fatalf("abs %d: %d starts %v for %v", abs, n, cur, DefaultStarts)
+		}
+		for _, s := range cur[1:] {
+			if !slices.Contains(next, s-1) {
+				t.Fatalf("abs %d: start %d (slice %d) is not start %d of the next cycle %v", abs, s, abs+int64(s), s-1, next)
+			}
+		}
+	}
+}
