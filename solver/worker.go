@@ -33,11 +33,11 @@ const WorkerEnv = "PLANNER_SOLVER_WORKER"
 const (
 	// workerFinishMargin is how long before the parent's deadline the child
 	// aims to have sent its final answer.
-	workerFinishMargin = 25 * time.Millisecond
+	workerFinishMargin = 40 * time.Millisecond
 	// workerKillGrace is how long after the deadline the parent waits for a
 	// final answer already on its way before it kills the child. Together
 	// with the kill itself (< 5 ms) it keeps Solve within limit + 50 ms.
-	workerKillGrace = 10 * time.Millisecond
+	workerKillGrace = 5 * time.Millisecond
 	// incumbentInterval throttles incumbent frames: an engine that improves
 	// thousands of times a second sends at most one frame per interval, and
 	// the latest one is flushed at the end of each interval.
