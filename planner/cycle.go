@@ -26,6 +26,7 @@ type cycle struct {
 	// starts are the option start slices below H; checks the slices that get
 	// capacity rows (ascending, starting at 0), checkT their times from now.
 	q        float64
+	abs      int64   // absolute index of slice 0: floor(now / q)
 	interval float64 // the scheduling interval: one exp-inc "cycle"
 	H        int
 	starts   []int
@@ -125,6 +126,7 @@ func (s *ThreeSigma) newCycle(ctx context.Context, st *State) (*cycle, error) {
 		c.q = math.Max(c.q, cfg.Horizon/float64(cfg.Slices))
 		c.H = max(1, int(math.Ceil(cfg.Horizon/c.q-1e-9)))
 	}
+	c.abs = int64(math.Floor(st.Now/c.q + 1e-9))
 	if cfg.FixedStarts {
 		for _, v := range cfg.Starts {
 			if v < c.H {
@@ -132,7 +134,7 @@ func (s *ThreeSigma) newCycle(ctx context.Context, st *State) (*cycle, error) {
 			}
 		}
 	} else {
-		c.starts = alignedStarts(cfg.Starts, c.H, int64(math.Floor(st.Now/c.q+1e-9)))
+		c.starts = alignedStarts(cfg.Starts, c.H, c.abs)
 	}
 	c.checks = checkSlices(c.H, cfg.DenseSlices, c.starts)
 	c.checkT = make([]float64, len(c.checks))

@@ -109,3 +109,96 @@ func TestAlignedStartsNest(t *testing.T) {
 		}
 	}
 }
+
+// TestSetRowsNoPhantomCapacity: rack 0 is held by a long best-effort job A;
+// an SLO job J needs all of rack 0 (its only preferred rack) and a
+// best-effort job B needs four nodes anywhere. Past slice 0 the capacity
+// rows are cluster-wide, so without the set rows the plan "J at slice 1 on
+// rack 0, B later" fits the cluster-wide rows although rack 0 will not be
+// free at slice 1 unless A is stopped: nothing starts, and rack 1 idles
+// while J's start slips. With the set row of {rack 0} the plan sees that J
+// needs A preempted whenever it starts, and does it now: J on rack 0 and B
+// on rack 1. (Plan commitment is off, so that the rows alone decide.)
+func TestSetRowsNoPhantomCapacity(t *testing.T) {
+	for _, noSet := range []bool{false, true} {
+		cfg := Config{Mode: SolveDeterministic, CommitPenalty: -1, NoSetRows: noSet}
+		s, err := NewThreeSigma(NamePointPerfEst, cfg, PerfectEstimator{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, s, []int{4, 4}, 60)
+		h.submit(newJob(1).Nodes(4).Runtime(10000).Value(100).Job())
+		if d := h.step(); len(d.Start) != 1 || d.Start[0].Alloc[0] != 4 {
+			t.Fatalf("t=0: started %+v, want job 1 on rack 0", d.Start)
+		}
+		h.submit(newJob(2).Submit(60).Nodes(4).Runtime(100).SLO(2060).Value(1000).Preferred(0).Job(),
+			newJob(3).Submit(60).Nodes(4).Runtime(5000).Value(100).Job())
+		d := h.step()
+		started := map[int][]int{}
+		for _, pl := range d.Start {
+			started[pl.JobID] = pl.Alloc
+		}
+		ok := slices.Equal(d.Preempt, []int{1}) && slices.Equal(started[2], []int{4, 0}) && slices.Equal(started[3], []int{0, 4})
+		if !noSet && !ok {
+			t.Errorf("with set rows: preempt %v, started %v; want job 1 preempted, job 2 on rack 0, job 3 on rack 1", d.Preempt, started)
+		}
+		if noSet {
+			t.Logf("without set rows: preempt %v, started %v", d.Preempt, started)
+		}
+	}
+}
+
+// TestCommitPenaltyStopsSlip: a plan's start is a promise to the next
+// cycle. Options later than the slice the previous plan chose lose
+// CommitPenalty of their value; options at or before it keep it.
+func TestCommitPenaltyStopsSlip(t *testing.T) {
+	s, err := NewThreeSigma(NamePointPerfEst, Config{Mode: SolveDeterministic}, PerfectEstimator{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type opt struct {
+		abs  int64
+		util float64
+	}
+	var opts []opt
+	var planned int64
+	var hasPlan bool
+	s.inspect = func(c *cycle) {
+		opts = opts[:0]
+		for _, o := range c.opts {
+			if c.jobs[o.job].p.Job.ID == 2 && !c.jobs[o.job].sets[o.set].all {
+				opts = append(opts, opt{c.abs + int64(o.start), o.util})
+			}
+		}
+		if in := s.jobs[2]; in != nil {
+			planned, hasPlan = in.planned, in.hasPlan
+		}
+	}
+	// Job 1 holds the only node for 290 s; job 2 (SLO, deadline far) can
+	// only be planned after it.
+	h := newHarness(t, s, []int{1}, 60)
+	h.submit(newJob(1).Runtime(290).SLO(1e5).Value(1000).Job())
+	h.step()
+	h.submit(newJob(2).Submit(60).Runtime(100).SLO(1e5).Value(1000).Job())
+	h.step()
+	if !hasPlan || planned <= 1 {
+		t.Fatalf("after t=60: planned %v (has %v), want job 2 planned after job 1", planned, hasPlan)
+	}
+	first := planned
+	h.step() // t = 120: options after the planned slice are penalised
+	if len(opts) == 0 {
+		t.Fatal("no options for job 2 at t=120")
+	}
+	top := 0.0
+	for _, o := range opts {
+		top = max(top, o.util)
+	}
+	for _, o := range opts {
+		if o.abs > first && o.util > top*(1-DefaultCommitPenalty)+1e-9 {
+			t.Errorf("option at slice %d (planned %d) worth %v, want at most %v", o.abs, first, o.util, top*(1-DefaultCommitPenalty))
+		}
+		if o.abs <= first && o.util < top*(1-DefaultEarlyBias) {
+			t.Errorf("option at slice %d (planned %d) worth %v, want no commitment penalty", o.abs, first, o.util)
+		}
+	}
+}

@@ -90,6 +90,15 @@ func (c *cycle) decode() error {
 		}
 	}
 	slices.Sort(dec.Preempt)
+	for _, pj := range c.jobs {
+		pj.info.hasPlan = false
+	}
+	for _, o := range c.opts {
+		if x[o.x] > 0.5 {
+			info := c.jobs[o.job].info
+			info.planned, info.hasPlan = c.abs+int64(o.start), true
+		}
+	}
 	for _, o := range c.opts {
 		if o.start != 0 || x[o.x] < 0.5 {
 			continue

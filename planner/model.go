@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/plannerhq/planner/solver"
@@ -20,6 +21,9 @@ const capTol = 1e-6
 //	       + Σ_i n_i(g)·RRC_i(t)·z_i ≤ C[g,t]            per (g, t), t < RackSlices
 //	     Σ_{j,o} P_o(T > (t − s_o)·q)·k_j·x[j,o]
 //	       + Σ_i n_i·RRC_i(t)·z_i ≤ Σ_g C[g,t]           per t ≥ RackSlices
+//	     the same over the options confined to R and
+//	       n_i(R), ≤ Σ_{g∈R} C[g,t]                      per preferred set R,
+//	                                                     start slice t ≥ RackSlices
 //
 // x and z binary, y integer. z_i keeps running best-effort job i (its
 // objective V_i is its remaining expected utility; z_i = 0 preempts it).
@@ -47,6 +51,15 @@ func (c *cycle) model() error {
 		kr++
 	}
 	nrow := ng*kr + (nk - kr)
+	checkOf := make([]int, c.H) // slice → its check index (starts are checks)
+	for k, t := range c.checks {
+		checkOf[t] = k
+	}
+	// Set rows: one per distinct preferred set R and set check (see
+	// setRows), after the group and aggregate rows.
+	sets, setChecks := c.setRows(kr, checkOf)
+	setBase := nrow
+	nrow += len(sets) * len(setChecks)
 	rhs := make([]float64, nrow)
 	for g := range ng {
 		for k := range nk {
@@ -57,9 +70,12 @@ func (c *cycle) model() error {
 			}
 		}
 	}
-	checkOf := make([]int, c.H) // slice → its check index (starts are checks)
-	for k, t := range c.checks {
-		checkOf[t] = k
+	for r, R := range sets {
+		for j, k := range setChecks {
+			for _, g := range R {
+				rhs[setBase+r*len(setChecks)+j] += c.C[g*nk+k]
+			}
+		}
 	}
 
 	m := &solver.Model{Name: c.s.name, Maximize: true}
@@ -131,6 +147,23 @@ func (c *cycle) model() error {
 			m.AddRow("", idx, coef, solver.EQ, 0)
 			cover(o.x, -1, o.start, float64(k), set.surv, true)
 		}
+		if !set.all {
+			for r, R := range sets {
+				if !subset(set.groups, R) {
+					continue
+				}
+				for j, k := range setChecks {
+					if k < ks {
+						continue
+					}
+					off := c.checks[k] - o.start
+					if off >= len(set.surv) {
+						break
+					}
+					ent.add(setBase+r*len(setChecks)+j, o.x, float64(pj.p.Job.Nodes)*set.surv[off])
+				}
+			}
+		}
 		demand[o.job] = append(demand[o.job], o.x)
 		kept = append(kept, o)
 	}
@@ -160,6 +193,17 @@ func (c *cycle) model() error {
 		for k := kr; k < nk && n > 0; k++ {
 			if r := kp.rrc[k]; r >= CoefTol || k == 0 {
 				ent.add(ng*kr+k-kr, kp.z, float64(n)*math.Max(r, b2f(k == 0)))
+			}
+		}
+		for r, R := range sets {
+			nr := 0
+			for _, g := range R {
+				nr += kp.nodes[g]
+			}
+			for j, k := range setChecks {
+				if rr := kp.rrc[k]; nr > 0 && rr >= CoefTol {
+					ent.add(setBase+r*len(setChecks)+j, kp.z, float64(nr)*rr)
+				}
 			}
 		}
 	}
@@ -235,4 +279,54 @@ func ones(n int) []float64 {
 		o[i] = 1
 	}
 	return o
+}
+
+// setRows returns the distinct preferred sets of the planned jobs that are
+// not the whole cluster (as ascending group lists, in first-seen order) and
+// the check indices that get a row per set: the start slices from kr on.
+// Past slice kr the capacity rows are cluster-wide, so without these rows a
+// plan could start a job on its preferred partitions later in nodes that
+// will only be free on other partitions; the set row
+//
+//	Σ_{o: R(o) ⊆ R} k_j·P_o(T > (t − s_o)·q)·x[j,o]
+//	  + Σ_i n_i(R)·RRC_i(t)·z_i ≤ Σ_{g∈R} C[g,t]
+//
+// is the Hall condition of R: what must run inside R fits in R. Jobs
+// allowed on all partitions do not appear (they may run outside R).
+func (c *cycle) setRows(kr int, checkOf []int) (sets [][]int, checks []int) {
+	if c.s.cfg.NoSetRows {
+		return nil, nil
+	}
+	ng := len(c.parts)
+	seen := map[string]bool{}
+	for _, pj := range c.jobs {
+		for _, set := range pj.sets {
+			if set.all || len(set.groups) >= ng {
+				continue
+			}
+			key := fmt.Sprint(set.groups)
+			if !seen[key] {
+				seen[key] = true
+				sets = append(sets, set.groups)
+			}
+		}
+	}
+	for _, s := range c.starts {
+		if k := checkOf[s]; k >= kr {
+			checks = append(checks, k)
+		}
+	}
+	return sets, checks
+}
+
+// subset reports whether the ascending list a is contained in the
+// ascending list b.
+func subset(a, b []int) bool {
+	i := 0
+	for _, v := range b {
+		if i < len(a) && a[i] == v {
+			i++
+		}
+	}
+	return i == len(a)
 }

@@ -128,6 +128,9 @@ func (c *cycle) valuation() error {
 			any := false
 			for i, u := range set.util {
 				u *= slow * (1 - c.s.cfg.EarlyBias*float64(c.starts[i])/float64(c.H))
+				if pj.info.hasPlan && c.abs+int64(c.starts[i]) > pj.info.planned {
+					u *= 1 - c.s.cfg.CommitPenalty
+				}
 				if u > tol && u > 0 {
 					c.opts = append(c.opts, option{job: ji, set: si, start: c.starts[i], util: u, x: -1})
 					any = true

@@ -57,6 +57,11 @@ type jobInfo struct {
 	// first is the plan time of the first cycle that saw the job: the
 	// earliest it could have started.
 	first float64
+	// planned is the absolute slice (plan time / slice length) at which
+	// the last solved plan starts the job; hasPlan is false when the last
+	// cycle's plan left it out.
+	planned int64
+	hasPlan bool
 }
 
 // extension is the under-estimate state of a running job (3Sigma §4.2):
