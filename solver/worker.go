@@ -267,7 +267,10 @@ loop:
 			case msgBound:
 				best.Bound = ev.bound
 			case msgFinal:
-				best.offer(m, ev.res.X)
+				// The final answer wins ties: incumbents of equal value
+				// can arrive in either order from parallel searches, and
+				// a deterministic solve must return the engine's choice.
+				best.offerAtLeast(m, ev.res.X)
 				if !math.IsNaN(ev.res.Bound) {
 					best.Bound = ev.res.Bound
 				}
@@ -360,7 +363,12 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 }
 
 // offer keeps x when it is feasible and better than the current answer.
-func (r *Result) offer(m *Model, x []float64) bool {
+func (r *Result) offer(m *Model, x []float64) bool { return r.take(m, x, false) }
+
+// offerAtLeast keeps x when it is feasible and no worse than the current answer.
+func (r *Result) offerAtLeast(m *Model, x []float64) bool { return r.take(m, x, true) }
+
+func (r *Result) take(m *Model, x []float64, ties bool) bool {
 	if len(x) == 0 && len(m.Vars) > 0 || len(x) != len(m.Vars) {
 		return false
 	}
@@ -370,7 +378,7 @@ func (r *Result) offer(m *Model, x []float64) bool {
 		return false
 	}
 	obj := m.ObjectiveValue(x)
-	if r.X != nil && !better(m, obj, r.Objective) {
+	if r.X != nil && !better(m, obj, r.Objective) && !(ties && obj == r.Objective) {
 		return false
 	}
 	r.X, r.Objective = x, obj
