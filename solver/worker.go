@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -41,7 +42,11 @@ const (
 	// incumbentInterval throttles incumbent frames: an engine that improves
 	// thousands of times a second sends at most one frame per interval, and
 	// the latest one is flushed at the end of each interval.
-	incumbentInterval = 5 * time.Millisecond
+	incumbentInterval = 20 * time.Millisecond
+	// keepIncumbents is how many of the newest incumbents the parent keeps
+	// for verification at the end; they arrive in improving order, so the
+	// newest is the best unless it fails the check.
+	keepIncumbents = 4
 	// stderrKeep is how much of the child's standard error is kept for error messages.
 	stderrKeep = 4 << 10
 )
@@ -253,7 +258,12 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 		cmd.Process.Kill()
 		best.TimeLimited = true
 	}
-	var failure error
+	var (
+		failure      error
+		finalX       []float64
+		finalOptimal bool
+		recent       [][]float64 // the newest incumbents, unverified
+	)
 loop:
 	for {
 		select {
@@ -263,14 +273,16 @@ loop:
 			}
 			switch ev.kind {
 			case msgIncumbent:
-				best.offer(m, ev.x)
+				// Verification waits until the end: checking every frame
+				// of a busy search kept the parent from its deadline.
+				if len(recent) == keepIncumbents {
+					recent = append(recent[:0], recent[1:]...)
+				}
+				recent = append(recent, ev.x)
 			case msgBound:
 				best.Bound = ev.bound
 			case msgFinal:
-				// The final answer wins ties: incumbents of equal value
-				// can arrive in either order from parallel searches, and
-				// a deterministic solve must return the engine's choice.
-				best.offerAtLeast(m, ev.res.X)
+				finalX, finalOptimal = ev.res.X, ev.res.Status == Optimal
 				if !math.IsNaN(ev.res.Bound) {
 					best.Bound = ev.res.Bound
 				}
@@ -278,10 +290,6 @@ loop:
 				best.TimeLimited = best.TimeLimited || ev.res.TimeLimited
 				if ev.res.Status == Infeasible {
 					best.Status = Infeasible
-				} else if ev.res.Status == Optimal && best.X != nil {
-					// A feasible answer cannot beat a proven optimum, so
-					// the best answer kept is that optimum.
-					best.Status = Optimal
 				}
 				break loop
 			case msgError:
@@ -295,6 +303,17 @@ loop:
 			kill()
 			break loop
 		}
+	}
+	// The final answer first, so that it wins ties: incumbents of equal
+	// value can arrive in either order from parallel searches, and a
+	// deterministic solve must return the engine's own choice.
+	cands := [][]float64{finalX}
+	for i := len(recent) - 1; i >= 0; i-- {
+		cands = append(cands, recent[i])
+	}
+	if best.pick(m, cands) == 0 && finalOptimal {
+		// A feasible answer cannot beat a proven optimum.
+		best.Status = Optimal
 	}
 	// Reap the child without waiting on it past the deadline: a child that
 	// is still running now gets killed.
@@ -362,30 +381,33 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 	}
 }
 
-// offer keeps x when it is feasible and better than the current answer.
-func (r *Result) offer(m *Model, x []float64) bool { return r.take(m, x, false) }
-
-// offerAtLeast keeps x when it is feasible and no worse than the current answer.
-func (r *Result) offerAtLeast(m *Model, x []float64) bool { return r.take(m, x, true) }
-
-func (r *Result) take(m *Model, x []float64, ties bool) bool {
-	if len(x) == 0 && len(m.Vars) > 0 || len(x) != len(m.Vars) {
-		return false
+// pick sets r's answer to the best feasible candidate, judged by objective
+// value with earlier candidates winning ties, verifying (Snap and
+// CheckFeasible) only as many as it must. It returns the index of the
+// candidate taken, or −1 when none is feasible. Empty candidates are skipped.
+func (r *Result) pick(m *Model, cands [][]float64) int {
+	order := make([]int, 0, len(cands))
+	obj := make([]float64, len(cands))
+	for i, x := range cands {
+		if len(x) == len(m.Vars) && (len(x) > 0 || len(m.Vars) == 0) && x != nil {
+			obj[i] = m.ObjectiveValue(x)
+			order = append(order, i)
+		}
 	}
-	x = append([]float64(nil), x...)
-	m.Snap(x)
-	if m.CheckFeasible(x) != nil {
-		return false
+	sort.SliceStable(order, func(a, b int) bool { return better(m, obj[order[a]], obj[order[b]]) })
+	for _, i := range order {
+		x := append([]float64(nil), cands[i]...)
+		m.Snap(x)
+		if m.CheckFeasible(x) != nil {
+			continue
+		}
+		r.X, r.Objective = x, m.ObjectiveValue(x)
+		if r.Status == NoSolution {
+			r.Status = Feasible
+		}
+		return i
 	}
-	obj := m.ObjectiveValue(x)
-	if r.X != nil && !better(m, obj, r.Objective) && !(ties && obj == r.Objective) {
-		return false
-	}
-	r.X, r.Objective = x, obj
-	if r.Status == NoSolution {
-		r.Status = Feasible
-	}
-	return true
+	return -1
 }
 
 // better reports whether objective a beats b in m's sense.
