@@ -56,32 +56,11 @@ func (c *cycle) options() error {
 func (c *cycle) planned() []*Pending {
 	pend := slices.Clone(c.st.Pending)
 	if mp := c.s.cfg.MaxPending; mp > 0 && len(pend) > mp {
-		slices.SortStableFunc(pend, priorityOrder)
+		slices.SortStableFunc(pend, comparePrio)
 		pend = pend[:mp]
 	}
 	slices.SortStableFunc(pend, func(a, b *Pending) int { return cmp.Compare(a.Job.ID, b.Job.ID) })
 	return pend
-}
-
-// priorityOrder orders pending jobs SLO first (earliest deadline first),
-// then best-effort (earliest submit first), ties by job ID.
-func priorityOrder(a, b *Pending) int {
-	ja, jb := a.Job, b.Job
-	if ja.Class != jb.Class {
-		if ja.Class == workloads.SLO {
-			return -1
-		}
-		return 1
-	}
-	if ja.Class == workloads.SLO {
-		if v := cmp.Compare(ja.Deadline, jb.Deadline); v != 0 {
-			return v
-		}
-	}
-	if v := cmp.Compare(ja.Submit, jb.Submit); v != 0 {
-		return v
-	}
-	return cmp.Compare(ja.ID, jb.ID)
 }
 
 // valuation is stage 3: the exact expected utility of every option

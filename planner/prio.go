@@ -120,25 +120,29 @@ func (p *Prio) scheduleWithPreemption(st *State, order []*Pending) *Decision {
 // The input is not modified.
 func PrioOrder(pending []*Pending) []*Pending {
 	order := slices.Clone(pending)
-	slices.SortStableFunc(order, func(a, b *Pending) int {
-		ja, jb := a.Job, b.Job
-		if ja.Class != jb.Class {
-			if ja.Class == workloads.SLO {
-				return -1
-			}
-			return 1
-		}
+	slices.SortStableFunc(order, comparePrio)
+	return order
+}
+
+// comparePrio is Prio's order as a comparison: SLO before best-effort, SLO
+// jobs by deadline, then submit time, then id.
+func comparePrio(a, b *Pending) int {
+	ja, jb := a.Job, b.Job
+	if ja.Class != jb.Class {
 		if ja.Class == workloads.SLO {
-			if c := cmp.Compare(ja.Deadline, jb.Deadline); c != 0 {
-				return c
-			}
+			return -1
 		}
-		if c := cmp.Compare(ja.Submit, jb.Submit); c != 0 {
+		return 1
+	}
+	if ja.Class == workloads.SLO {
+		if c := cmp.Compare(ja.Deadline, jb.Deadline); c != 0 {
 			return c
 		}
-		return cmp.Compare(ja.ID, jb.ID)
-	})
-	return order
+	}
+	if c := cmp.Compare(ja.Submit, jb.Submit); c != 0 {
+		return c
+	}
+	return cmp.Compare(ja.ID, jb.ID)
 }
 
 // PlaceGreedy places the jobs of order, in that order, on the free nodes of
