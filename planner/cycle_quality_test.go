@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/solver"
 )
 
 // TestSlowPenaltyPrefersPreferredRacks: an SLO job with time to spare is
@@ -200,5 +201,38 @@ func TestCommitPenaltyStopsSlip(t *testing.T) {
 		if o.abs <= first && o.util < top*(1-DefaultEarlyBias) {
 			t.Errorf("option at slice %d (planned %d) worth %v, want no commitment penalty", o.abs, first, o.util)
 		}
+	}
+}
+
+// TestBreakTies: equal objective coefficients become distinct, by less than
+// tieBreak of the largest, the same way every time.
+func TestBreakTies(t *testing.T) {
+	mk := func() *solver.Model {
+		m := &solver.Model{Maximize: true}
+		for j := range 200 {
+			obj := 10.0
+			if j%3 == 0 {
+				obj = 0 // count columns
+			}
+			m.Vars = append(m.Vars, solver.Var{Kind: solver.Binary, Upper: 1, Obj: obj})
+		}
+		return m
+	}
+	a, b := mk(), mk()
+	breakTies(a)
+	breakTies(b)
+	seen := map[float64]bool{}
+	for j, v := range a.Vars {
+		if v.Obj != b.Vars[j].Obj {
+			t.Fatalf("column %d: %v then %v", j, v.Obj, b.Vars[j].Obj)
+		}
+		base := mk().Vars[j].Obj
+		if d := v.Obj - base; d < 0 || d >= tieBreak*10 {
+			t.Fatalf("column %d: moved by %v, want in [0, %v)", j, d, tieBreak*10)
+		}
+		if seen[v.Obj] {
+			t.Fatalf("column %d: objective %v ties another column", j, v.Obj)
+		}
+		seen[v.Obj] = true
 	}
 }

@@ -223,8 +223,39 @@ func (c *cycle) model() error {
 		}
 		m.AddRow("", ri, rc, solver.LE, rhs[i])
 	}
+	breakTies(m)
 	c.m = m
 	return nil
+}
+
+// tieBreak is the size of the objective perturbation of breakTies, relative
+// to the largest objective coefficient.
+const tieBreak = 1e-7
+
+// breakTies adds to every column's objective a tiny deterministic amount,
+// tieBreak·max|obj|·u_j with u_j in [0, 1) a hash of the column index. Many
+// plans tie exactly otherwise: best-effort jobs at the same floor value,
+// counts y spread over racks of equal room, jobs whose starts are all worth
+// their full value. A solver may then return any of the tied answers, and
+// which one can depend on timing (a portfolio keeps the first of equal
+// incumbents it receives); with distinct objectives the best answer is
+// unique. The perturbation is far below any difference between utilities
+// the plan cares about (the early bias of one slice is 3·10⁻⁴ of a value).
+func breakTies(m *solver.Model) {
+	top := 0.0
+	for _, v := range m.Vars {
+		top = math.Max(top, math.Abs(v.Obj))
+	}
+	if top == 0 {
+		top = 1
+	}
+	for j := range m.Vars {
+		z := uint64(j+1) * 0x9e3779b97f4a7c15 // splitmix64
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		m.Vars[j].Obj += tieBreak * top * float64(z>>11) / (1 << 53)
+	}
 }
 
 // entries collects capacity-row coefficients as (row, column, value)
