@@ -78,6 +78,10 @@ type Job struct {
 	// Runtime is the actual runtime on preferred nodes (seconds); known to
 	// the simulator and to pointperfest only.
 	Runtime float64 `json:"runtime_s"`
+	// Requested is the user's requested (wall-clock limit) time in seconds,
+	// as HPC schedulers plan with it (SWF field 9, Mustang wallclock_limit);
+	// zero when unknown. Backfilling schedulers use it; 3σPredict does not.
+	Requested float64 `json:"requested_s,omitempty"`
 	// Deadline is the absolute completion deadline of an SLO job (seconds);
 	// zero for best-effort jobs.
 	Deadline float64 `json:"deadline_s,omitempty"`

@@ -179,6 +179,8 @@ func checkJob(j *Job, nodes, parts int) error {
 		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
 	case !finite(j.Runtime) || j.Runtime <= 0:
 		return fmt.Errorf("runtime_s must be finite and > 0, got %v", j.Runtime)
+	case !finite(j.Requested) || j.Requested < 0:
+		return fmt.Errorf("requested_s must be finite and ≥ 0, got %v", j.Requested)
 	case !finite(j.Value) || j.Value < 0:
 		return fmt.Errorf("value must be finite and ≥ 0, got %v", j.Value)
 	case j.Class == BestEffort && j.Deadline != 0:
