@@ -19,6 +19,14 @@ func schedulerRegistry() experiments.Registry {
 		prioNoPreemptName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
 			return planner.NewPrio(planner.PrioOptions{}), nil
 		},
+		// The HPC baselines (FCFS + EASY backfilling); not in the default
+		// comparison.
+		planner.BackfillName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
+			return planner.NewBackfill(planner.BackfillOptions{}), nil
+		},
+		planner.BackfillPredName: func(experiments.SchedulerOptions) (planner.Scheduler, error) {
+			return planner.NewBackfillPred(planner.BackfillOptions{}, nil)
+		},
 	}
 	for _, v := range planner.Variants() {
 		reg[v] = func(o experiments.SchedulerOptions) (planner.Scheduler, error) {
