@@ -21,7 +21,7 @@ const (
 // DefaultRequestedTime (seconds) is the time limit assumed for a job whose
 // requested time is unknown (workloads.Job.Requested = 0). It plays the role
 // of a Slurm partition's DefaultTime, the limit a job submitted without
-// --time gets: an hour is a common site setting, and it is a value the user
+// --time gets: an hour is a typical site choice, and it is a value the user
 // could have given, not one derived from the job's real runtime. Every job
 // of a workload without requested times gets the same estimate, so EASY
 // then backfills only where one hour fits before the reservation or on
@@ -29,10 +29,11 @@ const (
 const DefaultRequestedTime = 3600.0
 
 // correctionSteps are the increments (seconds) of Tsafrir, Etsion &
-// Feitelson's gradual prediction correction: after the k-th time a running
-// job is found to have outlived its prediction, the prediction becomes the
-// original one plus the k-th step (1 min, 5 min, 15 min, 30 min, 1 h, 2 h,
-// 5 h, 10 h, 20 h, 50 h, 100 h).
+// Feitelson's gradual prediction correction (IEEE TPDS 18(6), 2007): after
+// the k-th time a running job is found to have outlived its prediction, the
+// prediction becomes the original one plus the k-th step (1 min, 5 min,
+// 15 min, 30 min, 1 h, 2 h, 5 h, 10 h, 20 h, 50 h, 100 h — the series as
+// reproductions of the paper implement it).
 var correctionSteps = [...]float64{60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000, 180000, 360000}
 
 // correctionStep is the k-th increment (k ≥ 1) of correctionSteps; past the
@@ -48,8 +49,10 @@ func correctionStep(k int) float64 {
 
 // Backfill is FCFS with EASY backfilling, the scheduler HPC sites run today
 // (Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995; Mu'alem &
-// Feitelson, IEEE TPDS 12(6), 2001; Slurm's sched/backfill and Maui's
-// backfill with a single reservation). Every cycle at time now:
+// Feitelson, IEEE TPDS 12(6), 2001): Maui's backfill with its default
+// reservation depth of one, and the core of Slurm's sched/backfill, which
+// extends the same test to reservations for more queued jobs. Every cycle
+// at time now:
 //
 //  1. The queue is the pending jobs in submission order (submit time, then
 //     id). Service classes are ignored, as an HPC batch queue ignores them:

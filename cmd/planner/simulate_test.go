@@ -57,6 +57,30 @@ func TestSimulateJSON(t *testing.T) {
 	}
 }
 
+func TestSimulateBackfill(t *testing.T) {
+	out, _, err := runCLI(t, simArgs("--schedulers", "backfill,backfill-pred", "--format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Runs []struct {
+			Scheduler string
+			Metrics   map[string]float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if len(rep.Runs) != 2 || rep.Runs[0].Scheduler != "backfill" || rep.Runs[1].Scheduler != "backfill-pred" {
+		t.Fatalf("runs %+v", rep.Runs)
+	}
+	for _, r := range rep.Runs {
+		if m := r.Metrics; m["preemptions"] != 0 || m["completed_jobs"] == 0 || !(m["utilization"] > 0) {
+			t.Errorf("%s: metrics %v", r.Scheduler, m)
+		}
+	}
+}
+
 func TestSimulateDeterministic(t *testing.T) {
 	a, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-nopreempt", "--format", "json", "--parallel", "1")...)
 	if err != nil {
