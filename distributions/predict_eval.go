@@ -22,9 +22,12 @@ import (
 //	factor of two: estimate ≥ 2·actual or 2·estimate ≤ actual (err ≥ 100 or err ≤ −50)
 //	within ±5%:    |estimate − actual| ≤ 0.05·actual
 //	within ±25%:   |estimate − actual| ≤ 0.25·actual
+//	above +95%:    err ≥ +95 (the upper tail bucket)
+//	below −55%:    err < −55 (the lower tail and the −90 … −60 buckets)
 const (
 	numErrorBuckets = 21 // lower tail, 19 deciles, upper tail
 	errorTailPct    = 95.0
+	errorLowPct     = 55.0
 )
 
 // ErrorBucket is one row of an ErrorProfile: jobs whose percent error is in
@@ -66,6 +69,8 @@ type ErrorProfile struct {
 	FactorOfTwo float64       // share off by a factor of two or more
 	Within5     float64       // share within ±5%
 	Within25    float64       // share within ±25%
+	Above95     float64       // share with error ≥ +95% (over-estimates)
+	Below55     float64       // share with error < −55% (under-estimates)
 }
 
 // EstimateErrors accumulates (estimate, actual) pairs for an ErrorProfile.
@@ -74,6 +79,7 @@ type EstimateErrors struct {
 	counts                         [numErrorBuckets]int
 	n, skipped                     int
 	factorOfTwo, within5, within25 int
+	above95, below55               int
 }
 
 // Add counts one job with a runtime estimate and its actual runtime, both in
@@ -88,7 +94,14 @@ func (e *EstimateErrors) Add(estimate, actual float64) error {
 		return nil
 	}
 	e.n++
-	e.counts[errorBucket((estimate-actual)/actual*100)]++
+	pct := (estimate - actual) / actual * 100
+	e.counts[errorBucket(pct)]++
+	if pct >= errorTailPct {
+		e.above95++
+	}
+	if pct < -errorLowPct {
+		e.below55++
+	}
 	if estimate >= 2*actual || 2*estimate <= actual {
 		e.factorOfTwo++
 	}
@@ -140,6 +153,8 @@ func (e *EstimateErrors) Profile() ErrorProfile {
 	p.FactorOfTwo = share(e.factorOfTwo)
 	p.Within5 = share(e.within5)
 	p.Within25 = share(e.within25)
+	p.Above95 = share(e.above95)
+	p.Below55 = share(e.below55)
 	return p
 }
 
@@ -173,6 +188,8 @@ func (p ErrorProfile) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\nwithin ±5%%: %.1f%%, within ±25%%: %.1f%%, off by 2× or more: %.1f%%\n",
 		100*p.Within5, 100*p.Within25, 100*p.FactorOfTwo)
+	fmt.Fprintf(&b, "above +%g%%: %.1f%%, below -%g%%: %.1f%%\n",
+		errorTailPct, 100*p.Above95, errorLowPct, 100*p.Below55)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -74,6 +74,10 @@ func TestPredictEvalProfile(t *testing.T) {
 	if p.FactorOfTwo != 3.0/9 || p.Within5 != 2.0/9 || p.Within25 != 3.0/9 {
 		t.Errorf("factor of two %v, within 5%% %v, within 25%% %v; want 3/9, 2/9, 3/9", p.FactorOfTwo, p.Within5, p.Within25)
 	}
+	// Above +95%: 200 and 196; below −55%: only 0 (50 is at −50%).
+	if p.Above95 != 2.0/9 || p.Below55 != 1.0/9 {
+		t.Errorf("above +95%% %v, below -55%% %v; want 2/9, 1/9", p.Above95, p.Below55)
+	}
 	var sb strings.Builder
 	if err := p.WriteTable(&sb); err != nil || !strings.Contains(sb.String(), "≥ +95%") || !strings.Contains(sb.String(), "off by 2× or more") {
 		t.Errorf("WriteTable: %v\n%s", err, sb.String())

@@ -79,4 +79,5 @@ func ExampleProfileEstimateErrors() {
 	// ≥ +95%        2  22.2%
 	// jobs 9
 	// within ±5%: 22.2%, within ±25%: 33.3%, off by 2× or more: 33.3%
+	// above +95%: 22.2%, below -55%: 11.1%
 }
