@@ -8,7 +8,52 @@ import (
 	"slices"
 )
 
-// runtimeClass is one job class of the Google-like model: what k-means over
+// envModel is one environment's job model: everything the generator engine
+// (Generate) draws job names, runtimes, sizes and requested times from that
+// is not a parameter. Params carry what all environments share.
+type envModel struct {
+	// name is the generator's name (Header.Generator).
+	name string
+	// difficulty sets the environment's defaults of the Params'
+	// prediction-difficulty knobs (and any other default it changes).
+	difficulty func(p *Params)
+	classes    []runtimeClass
+	// Popularity skew (Zipf exponents) of names within a class, of users
+	// and of applications, and the pool sizes of the latter two.
+	nameZipf, userZipf, appZipf float64
+	numUsers, numApps           int
+	// Per-name lognormal σ of stable and of variable names, drawn
+	// uniformly from [lo, hi].
+	stableSigma, variableSigma [2]float64
+	// halve and double are the probabilities that a job runs on half
+	// (at least 1) or twice its name's typical gang size.
+	halve, double float64
+	// pow2Gangs rounds typical gang sizes to the nearest power of two, as
+	// HPC users ask for node counts.
+	pow2Gangs bool
+	// exitBands, when not empty, give each name an early-exit share q (see
+	// exitBand): a run of the name ends early with probability q, after a
+	// fraction of its full runtime drawn log-uniformly from [exitLo,
+	// exitHi] (a crash, bad input, a test or debug run).
+	exitBands      []exitBand
+	exitLo, exitHi float64
+	// wallLimits, when not empty, are the wall-clock limits users request
+	// (seconds, ascending): a name's limit is the smallest one ≥ its
+	// history median × a factor drawn log-uniformly from wallFactor, or,
+	// for a share maxLimitShare of names, the largest. A run is killed at
+	// its limit; the limit is the jobs' Requested time.
+	wallLimits    []float64
+	wallFactor    [2]float64
+	maxLimitShare float64
+}
+
+// exitBand is a share of a catalogue's names whose early-exit share is
+// drawn uniformly from [lo, hi].
+type exitBand struct {
+	weight, lo, hi float64
+}
+
+// runtimeClass is one job class of an environment model: what k-means over
 // the trace's runtimes gives (3Sigma §5), with the parameters of its job
 // attributes. The numbers are ours, chosen so that the default window
 // (256 nodes, 5 h, load 1.4) holds about 1,500 jobs with runtimes from
@@ -27,33 +72,10 @@ type runtimeClass struct {
 	gangMax   float64
 }
 
-var googleClasses = []runtimeClass{
-	{kind: "short", share: 0.46, names: 40, medLo: 60, medHi: 720, gangAlpha: 0.9, gangMax: 1024},
-	{kind: "medium", share: 0.30, names: 30, medLo: 720, medHi: 2100, gangAlpha: 1.0, gangMax: 1024},
-	{kind: "long", share: 0.18, names: 20, medLo: 2100, medHi: 6000, gangAlpha: 1.2, gangMax: 512},
-	{kind: "very-long", share: 0.06, names: 10, medLo: 6000, medHi: 14400, gangAlpha: 1.5, gangMax: 256},
-}
-
-// Popularity skew (Zipf exponents) of names within a class, of users and
-// of applications, and the pool sizes of the latter two.
-const (
-	nameZipf = 0.9
-	userZipf = 1.0
-	appZipf  = 1.0
-	numUsers = 24
-	numApps  = 10
-)
-
 // sizeRankNoise is the standard deviation of the noise on ln(nodes ×
 // median runtime) when names are ranked by popularity (smaller is more
 // popular).
 const sizeRankNoise = 1.0
-
-// Per-name lognormal σ of stable and of variable names.
-const (
-	stableSigmaLo, stableSigmaHi     = 0.05, 0.25
-	variableSigmaLo, variableSigmaHi = 0.4, 0.8
-)
 
 // jobName is one recurring job: its runtime on preferred nodes is
 // lognormal exp(mu + sigma·Z) in history and exp(mu + drift + sigma·Z) in
@@ -66,6 +88,11 @@ type jobName struct {
 	drift      float64
 	nodes      int // typical gang size
 	variable   bool
+	// earlyExit is the probability that a run ends early (0: never).
+	earlyExit float64
+	// limit is the wall-clock limit users request for the name (seconds;
+	// 0: none).
+	limit float64
 }
 
 // median is the name's median runtime in history (seconds).
@@ -73,6 +100,7 @@ func (n *jobName) median() float64 { return math.Exp(n.mu) }
 
 // catalog is the model's job names, grouped by class.
 type catalog struct {
+	m        *envModel
 	classCum []float64   // cumulative class shares
 	names    [][]jobName // per class, by popularity rank
 	nameCum  [][]float64 // per class, cumulative Zipf weights
@@ -91,12 +119,12 @@ const catalogCandidates = 15
 // stay random. It depends on the parameters only through Nodes (gang sizes
 // are filtered to fit) and the difficulty knobs, so the catalogue does not
 // change with hours or load.
-func newCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
+func newCatalog(m *envModel, p *Params, rng *rand.Rand) *catalog {
 	cands := make([]*catalog, catalogCandidates)
 	work := make([]float64, catalogCandidates)
 	order := make([]int, catalogCandidates)
 	for i := range cands {
-		cands[i] = drawCatalog(p, rng)
+		cands[i] = drawCatalog(m, p, rng)
 		work[i] = cands[i].meanWork()
 		order[i] = i
 	}
@@ -106,7 +134,8 @@ func newCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
 
 // meanWork is the expected work of a window job (node-seconds) under the
 // catalogue: Σ P(name) · E[nodes] · E[runtime], ignoring the outlier mode
-// (a factor common to all catalogues) and the filtering of doubled gangs.
+// (a factor common to all catalogues), wall-clock limits and the filtering
+// of doubled gangs.
 func (c *catalog) meanWork() float64 {
 	total := 0.0
 	for ci, names := range c.names {
@@ -122,25 +151,26 @@ func (c *catalog) meanWork() float64 {
 				pn -= cum[k-1]
 			}
 			pn /= cum[len(cum)-1]
-			nodes := 0.7*float64(n.nodes) + 0.15*float64(max(1, n.nodes/2)) + 0.15*float64(2*n.nodes)
-			total += pc * pn * nodes * math.Exp(n.mu+n.drift+n.sigma*n.sigma/2)
+			h, d := c.m.halve, c.m.double
+			nodes := (1-h-d)*float64(n.nodes) + h*float64(max(1, n.nodes/2)) + d*float64(2*n.nodes)
+			total += pc * pn * nodes * math.Exp(n.mu+n.drift+n.sigma*n.sigma/2) * c.exitFactor(n)
 		}
 	}
 	return total / c.classCum[len(c.classCum)-1]
 }
 
 // drawCatalog draws one catalogue of job names from rng.
-func drawCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
-	c := &catalog{byName: make(map[string]*jobName)}
-	users := zipfWeights(numUsers, userZipf)
-	apps := zipfWeights(numApps, appZipf)
+func drawCatalog(m *envModel, p *Params, rng *rand.Rand) *catalog {
+	c := &catalog{m: m, byName: make(map[string]*jobName)}
+	users := zipfWeights(m.numUsers, m.userZipf)
+	apps := zipfWeights(m.numApps, m.appZipf)
 	acc := 0.0
 	id := 0
-	for ci := range googleClasses {
-		cls := &googleClasses[ci]
+	for ci := range m.classes {
+		cls := &m.classes[ci]
 		acc += cls.share
 		c.classCum = append(c.classCum, acc)
-		cum := zipfWeights(cls.names, nameZipf)
+		cum := zipfWeights(cls.names, m.nameZipf)
 		names := make([]jobName, cls.names)
 		firstID := id
 		id += cls.names
@@ -151,8 +181,8 @@ func drawCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
 			n.app = fmt.Sprintf("app%d", weighted(rng, apps))
 			n.mu = math.Log(logUniform(rng, cls.medLo, cls.medHi))
 			n.drift = p.Drift * rng.NormFloat64()
-			n.nodes = gangSize(rng, cls, p.Nodes)
-			n.sigma = stableSigmaLo + rng.Float64()*(stableSigmaHi-stableSigmaLo)
+			n.nodes = gangSize(rng, cls, p.Nodes, m.pow2Gangs)
+			n.sigma = m.stableSigma[0] + rng.Float64()*(m.stableSigma[1]-m.stableSigma[0])
 		}
 		// Popularity ranks: bigger names (nodes × median runtime) are
 		// rarer, with noise, as in the traces where the most frequent jobs
@@ -188,7 +218,18 @@ func drawCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
 			}
 			taken += wk
 			names[k].variable = true
-			names[k].sigma = variableSigmaLo + rng.Float64()*(variableSigmaHi-variableSigmaLo)
+			names[k].sigma = m.variableSigma[0] + rng.Float64()*(m.variableSigma[1]-m.variableSigma[0])
+		}
+		// Early exits and wall-clock limits are drawn last, and only by
+		// environments that have them, so the others' catalogues do not
+		// change with the features.
+		for k := range names {
+			if len(m.exitBands) > 0 {
+				names[k].earlyExit = m.drawExitShare(rng)
+			}
+			if len(m.wallLimits) > 0 {
+				names[k].limit = m.drawLimit(rng, names[k].median())
+			}
 		}
 		c.names = append(c.names, names)
 		c.nameCum = append(c.nameCum, cum)
@@ -202,14 +243,56 @@ func drawCatalog(p *GoogleParams, rng *rand.Rand) *catalog {
 	return c
 }
 
-// gangSize draws a name's typical gang size, filtering sizes wider than the
-// cluster.
-func gangSize(rng *rand.Rand, cls *runtimeClass, nodes int) int {
+// gangSize draws a name's typical gang size (rounded to a power of two
+// with pow2), filtering sizes wider than the cluster.
+func gangSize(rng *rand.Rand, cls *runtimeClass, nodes int, pow2 bool) int {
 	for { // terminates: P(k = 1) > 0 and nodes ≥ 1
-		if k := int(boundedPareto(rng, cls.gangAlpha, 1, cls.gangMax)); k <= nodes {
+		k := int(boundedPareto(rng, cls.gangAlpha, 1, cls.gangMax))
+		if pow2 {
+			k = 1 << int(math.Round(math.Log2(float64(k))))
+		}
+		if k <= nodes {
 			return k
 		}
 	}
+}
+
+// drawExitShare draws a name's early-exit share: a band by weight, then
+// uniformly within it.
+func (m *envModel) drawExitShare(rng *rand.Rand) float64 {
+	cum := make([]float64, len(m.exitBands))
+	acc := 0.0
+	for i, b := range m.exitBands {
+		acc += b.weight
+		cum[i] = acc
+	}
+	b := m.exitBands[weighted(rng, cum)]
+	return b.lo + rng.Float64()*(b.hi-b.lo)
+}
+
+// drawLimit draws the wall-clock limit users request for a name with
+// median runtime med (seconds).
+func (m *envModel) drawLimit(rng *rand.Rand, med float64) float64 {
+	top := m.wallLimits[len(m.wallLimits)-1]
+	if rng.Float64() < m.maxLimitShare {
+		return top
+	}
+	want := med * logUniform(rng, m.wallFactor[0], m.wallFactor[1])
+	if i, _ := slices.BinarySearch(m.wallLimits, want); i < len(m.wallLimits) {
+		return m.wallLimits[i]
+	}
+	return top
+}
+
+// exitFactor is the mean runtime of n's runs relative to full-length ones:
+// 1 − q + q·E[f] with f log-uniform on [exitLo, exitHi], whose mean is
+// (hi − lo)/ln(hi/lo); exactly 1 without early exits.
+func (c *catalog) exitFactor(n *jobName) float64 {
+	if n.earlyExit == 0 {
+		return 1
+	}
+	lo, hi := c.m.exitLo, c.m.exitHi
+	return 1 - n.earlyExit + n.earlyExit*(hi-lo)/math.Log(hi/lo)
 }
 
 // pick draws a class by share and a name by popularity.

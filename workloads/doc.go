@@ -1,5 +1,6 @@
 // Package workloads owns the job model, workload files (JSON Lines: a
 // header, the pre-training history, the window's jobs), the workload
-// generators (GenerateGoogle: 3Sigma's Google-derived E2E workload), their
+// generators (Generate: one engine with three environment models from
+// 3Sigma §2.1 and §5 — Google-like, HedgeFund-like and Mustang-like), their
 // statistics, and trace importers.
 package workloads

@@ -43,9 +43,9 @@ type Header struct {
 	Version int `json:"version"`
 	// Generator names the generator or importer ("google", "swf", …).
 	Generator string `json:"generator"`
-	// Params are the generator's parameters as it marshals them (for
-	// "google": GoogleParams); kept verbatim so a file says how to
-	// regenerate it.
+	// Params are the generator's parameters as it marshals them (for the
+	// generators of Generators: Params, see ParamsOf); kept verbatim so a
+	// file says how to regenerate it.
 	Params json.RawMessage `json:"params,omitempty"`
 	Seed   uint64          `json:"seed"`
 	// Cluster is the cluster the workload was made for: every job fits it.

@@ -8,12 +8,14 @@ import (
 	"slices"
 )
 
-// GeneratorGoogle is the Header.Generator of GenerateGoogle's workloads.
-const GeneratorGoogle = "google"
-
-// GoogleParams configure GenerateGoogle. Start from DefaultGoogleParams:
-// zero values are not replaced by defaults, they are validated as given.
-type GoogleParams struct {
+// Params configure a generated workload (Generate). What they set is common
+// to every environment: the cluster, the window, the offered load and its
+// SLO/BE mix, deadlines, arrivals, history and the prediction-difficulty
+// knobs; the environment's job model (runtime classes, job names, gang
+// sizes, early exits, requested times) is fixed per generator. Start from
+// DefaultParams: zero values are not replaced by defaults, they are
+// validated as given.
+type Params struct {
 	// Nodes is the cluster size, split into Racks equal racks (the first
 	// Nodes mod Racks racks get one node more).
 	Nodes int `json:"nodes"`
@@ -41,7 +43,7 @@ type GoogleParams struct {
 	// window, from the same catalogue of job names but before drift.
 	HistoryJobs int `json:"history_jobs"`
 
-	// Prediction-difficulty knobs (see the package's calibration test).
+	// Prediction-difficulty knobs (see the calibration tests).
 
 	// Drift is the standard deviation of the per-name change of ln(median
 	// runtime) between history and window (0.1 ≈ ±10%).
@@ -53,7 +55,8 @@ type GoogleParams struct {
 	OutlierMin   float64 `json:"outlier_min"`
 	OutlierMax   float64 `json:"outlier_max"`
 	// VariableShare of the jobs come from "variable" job names, whose
-	// lognormal σ is drawn from [0.4, 0.8] instead of [0.05, 0.25].
+	// lognormal σ is drawn from the environment's variable range instead of
+	// its stable one (Google-like: [0.4, 0.8] instead of [0.05, 0.25]).
 	VariableShare float64 `json:"variable_share"`
 
 	// SLOValue and BEValue are the values of SLO and BE jobs. With
@@ -65,12 +68,39 @@ type GoogleParams struct {
 	ValuePerNodeHour bool    `json:"value_per_node_hour"`
 }
 
-// DefaultGoogleParams are the E2E defaults of 3Sigma §5 on RC256: 256
-// nodes in 8 racks, 5 hours, load 1.4 (SLO 0.7 + BE 0.7), slack
-// {20,40,60,80}%, SLO jobs preferring 6 of 8 racks with a 1.5× slowdown
-// elsewhere, c²a = 4, and 3000 history jobs.
-func DefaultGoogleParams() GoogleParams {
-	return GoogleParams{
+// GoogleParams is Params; the name predates the other environments.
+type GoogleParams = Params
+
+// Generators are the names of the generated environments, as Generate,
+// DefaultParams and Header.Generator spell them.
+func Generators() []string { return []string{GeneratorGoogle, GeneratorHedgeFund, GeneratorMustang} }
+
+// models are the environment models by generator name.
+var models = map[string]*envModel{
+	GeneratorGoogle:    &googleModel,
+	GeneratorHedgeFund: &hedgeFundModel,
+	GeneratorMustang:   &mustangModel,
+}
+
+// modelOf returns the environment model of a generator name.
+func modelOf(generator string) (*envModel, error) {
+	if m, ok := models[generator]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown workload generator %q (want one of %v): %w", generator, Generators(), ErrInvalid)
+}
+
+// DefaultParams are the defaults of a generator: the E2E setup of 3Sigma
+// §5 on RC256 (256 nodes in 8 racks, 5 hours, load 1.4 split evenly
+// between SLO and BE, slack {20,40,60,80}%, SLO jobs preferring 6 of 8
+// racks with a 1.5× slowdown elsewhere, c²a = 4, 3000 history jobs) with
+// the environment's difficulty knobs.
+func DefaultParams(generator string) (Params, error) {
+	m, err := modelOf(generator)
+	if err != nil {
+		return Params{}, err
+	}
+	p := Params{
 		Nodes:             256,
 		Racks:             8,
 		Hours:             5,
@@ -82,14 +112,20 @@ func DefaultGoogleParams() GoogleParams {
 		Slowdown:          1.5,
 		ArrivalSCV:        4,
 		HistoryJobs:       3000,
-		Drift:             0.1,
-		OutlierShare:      0.025,
-		OutlierMin:        2.5,
-		OutlierMax:        8,
-		VariableShare:     0.10,
 		SLOValue:          1000,
 		BEValue:           100,
 	}
+	m.difficulty(&p)
+	return p, nil
+}
+
+// mustDefault is DefaultParams of a generator known to exist.
+func mustDefault(generator string) Params {
+	p, err := DefaultParams(generator)
+	if err != nil {
+		panic(err) // a constant generator name: a bug, not input
+	}
+	return p
 }
 
 // maxGeneratedJobs bounds a generation (window or history) so absurd
@@ -98,9 +134,12 @@ func DefaultGoogleParams() GoogleParams {
 const maxGeneratedJobs = 1_000_000
 
 // Validate reports the first bad parameter.
-func (p *GoogleParams) Validate() error {
+func (p *Params) Validate() error { return p.validate("workload params") }
+
+// validate is Validate with the errors prefixed by what.
+func (p *Params) validate(what string) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("google workload: "+format+": %w", append(args, ErrInvalid)...)
+		return fmt.Errorf(what+": "+format+": %w", append(args, ErrInvalid)...)
 	}
 	switch {
 	case p.Nodes < 1:
@@ -143,7 +182,7 @@ func (p *GoogleParams) Validate() error {
 }
 
 // Cluster is the cluster the parameters describe.
-func (p *GoogleParams) Cluster() Cluster {
+func (p *Params) Cluster() Cluster {
 	parts := make([]int, p.Racks)
 	for r := range parts {
 		parts[r] = p.Nodes / p.Racks
@@ -154,13 +193,16 @@ func (p *GoogleParams) Cluster() Cluster {
 	return Cluster{PartitionNodes: parts, Slowdown: p.Slowdown}
 }
 
-// GenerateGoogle generates a Google-trace-like E2E workload following
-// 3Sigma §5 (the model is described in google_model.go):
+// Generate generates a workload of the named environment (Generators;
+// the models are described in google.go, hedgefund.go and mustang.go, the
+// catalogue in catalog.go). Every environment is generated the same way:
 //
-//   - a catalogue of job names in four runtime classes (short, medium,
-//     long, very-long, as k-means over runtimes would give), each name with
-//     a user, an application, a lognormal runtime and a typical gang size;
-//     classes are drawn by their job shares and names by Zipf popularity;
+//   - a catalogue of job names in the environment's runtime classes (as
+//     k-means over a trace's runtimes would give), each name with a user,
+//     an application, a lognormal runtime, a typical gang size and, where
+//     the environment has them, an early-exit share and a wall-clock
+//     limit; classes are drawn by their job shares and names by Zipf
+//     popularity;
 //   - gang sizes heavy-tailed (bounded Pareto); jobs wider than the cluster
 //     are filtered out;
 //   - arrivals H2 with c²a = ArrivalSCV, time-scaled so the jobs exactly
@@ -173,23 +215,29 @@ func (p *GoogleParams) Cluster() Cluster {
 //     before their drift.
 //
 // Window jobs have ids 0…n−1 in submit order, history jobs the ids after.
-// The same parameters give the same workload (and file) on every run.
-func GenerateGoogle(p GoogleParams) (*Workload, error) {
-	if err := p.Validate(); err != nil {
+// The same generator and parameters give the same workload (and file) on
+// every run.
+func Generate(generator string, p Params) (*Workload, error) {
+	m, err := modelOf(generator)
+	if err != nil {
+		return nil, err
+	}
+	what := m.name + " workload"
+	if err := p.validate(what); err != nil {
 		return nil, err
 	}
 	p.SlackPct = slices.Clone(p.SlackPct)
 	params, err := json.Marshal(&p)
 	if err != nil {
-		return nil, fmt.Errorf("google workload: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	cl := p.Cluster()
 	window := p.Hours * 3600
-	cat := newCatalog(&p, rand.New(rand.NewPCG(p.Seed, 1)))
+	cat := newCatalog(m, &p, rand.New(rand.NewPCG(p.Seed, 1)))
 	if est := p.Load * float64(p.Nodes) * window / cat.meanWork(); est > maxGeneratedJobs {
-		return nil, fmt.Errorf("google workload: load × nodes × hours asks for ≈ %.3g jobs, more than %d: %w", est, maxGeneratedJobs, ErrInvalid)
+		return nil, fmt.Errorf("%s: load × nodes × hours asks for ≈ %.3g jobs, more than %d: %w", what, est, maxGeneratedJobs, ErrInvalid)
 	}
-	g := &googleGen{p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV)}
+	g := &generation{m: m, p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV)}
 
 	jobs, gaps, err := g.window(rand.New(rand.NewPCG(p.Seed, 2)), window)
 	if err != nil {
@@ -212,7 +260,7 @@ func GenerateGoogle(p GoogleParams) (*Workload, error) {
 	w := &Workload{
 		Header: Header{
 			Version:   FormatVersion,
-			Generator: GeneratorGoogle,
+			Generator: m.name,
 			Params:    params,
 			Seed:      p.Seed,
 			Cluster:   cl,
@@ -229,14 +277,15 @@ func GenerateGoogle(p GoogleParams) (*Workload, error) {
 	}
 	w.Header.Jobs, w.Header.HistoryJobs = len(w.Jobs), len(w.History)
 	if err := w.Validate(); err != nil {
-		return nil, fmt.Errorf("google workload: generated an invalid workload (bug): %w", err)
+		return nil, fmt.Errorf("%s: generated an invalid workload (bug): %w", what, err)
 	}
 	return w, nil
 }
 
-// googleGen holds one generation's parameters and catalogue.
-type googleGen struct {
-	p        *GoogleParams
+// generation holds one generation's model, parameters and catalogue.
+type generation struct {
+	m        *envModel
+	p        *Params
 	cat      *catalog
 	cluster  Cluster
 	arrivals h2
@@ -254,7 +303,7 @@ const maxRedraws = 10_000
 
 // window draws the window's jobs (without submit times) and one unit-mean
 // gap per job plus the gap after the last.
-func (g *googleGen) window(rng *rand.Rand, window float64) ([]Job, []float64, error) {
+func (g *generation) window(rng *rand.Rand, window float64) ([]Job, []float64, error) {
 	capacity := float64(g.p.Nodes) * window // node-seconds
 	target := [2]float64{
 		SLO:        g.p.Load * g.p.SLOShare * capacity,
@@ -286,7 +335,7 @@ func (g *googleGen) window(rng *rand.Rand, window float64) ([]Job, []float64, er
 		}
 		redraws = 0
 		if len(jobs) >= maxGeneratedJobs {
-			return nil, nil, fmt.Errorf("google workload: more than %d jobs: %w", maxGeneratedJobs, ErrInvalid)
+			return nil, nil, fmt.Errorf("%s workload: more than %d jobs: %w", g.m.name, maxGeneratedJobs, ErrInvalid)
 		}
 		j.Class = c
 		work[c] += w
@@ -299,7 +348,7 @@ func (g *googleGen) window(rng *rand.Rand, window float64) ([]Job, []float64, er
 
 // history draws the pre-training jobs, submitted before 0 at the window's
 // arrival rate (gap scale), in submit order.
-func (g *googleGen) history(rng *rand.Rand, scale float64) []Job {
+func (g *generation) history(rng *rand.Rand, scale float64) []Job {
 	n := g.p.HistoryJobs
 	jobs := make([]Job, n)
 	t := 0.0
@@ -318,14 +367,14 @@ func (g *googleGen) history(rng *rand.Rand, scale float64) []Job {
 // job draws one job's name, size and runtime (class and submit are set by
 // the caller); inWindow selects the drifted runtime model. Sizes wider than
 // the cluster are filtered out by drawing again.
-func (g *googleGen) job(rng *rand.Rand, inWindow bool) Job {
+func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 	for {
 		n := g.cat.pick(rng)
 		nodes := n.nodes
 		switch u := rng.Float64(); {
-		case u < 0.15:
+		case u < g.m.halve:
 			nodes = max(1, nodes/2)
-		case u < 0.30:
+		case u < g.m.halve+g.m.double:
 			nodes *= 2
 		}
 		if nodes > g.p.Nodes {
@@ -336,6 +385,11 @@ func (g *googleGen) job(rng *rand.Rand, inWindow bool) Job {
 			mu += n.drift
 		}
 		rt := math.Exp(mu + n.sigma*rng.NormFloat64())
+		// Only environments with early exits draw for them, so the others'
+		// random streams (and workloads) do not change with the feature.
+		if n.earlyExit > 0 && rng.Float64() < n.earlyExit {
+			rt *= logUniform(rng, g.m.exitLo, g.m.exitHi)
+		}
 		if rng.Float64() < g.p.OutlierShare {
 			f := logUniform(rng, g.p.OutlierMin, g.p.OutlierMax)
 			if rng.Float64() < 0.5 {
@@ -344,10 +398,15 @@ func (g *googleGen) job(rng *rand.Rand, inWindow bool) Job {
 			rt *= f
 		}
 		rt = min(maxRuntime, max(minRuntime, roundMS(rt)))
+		if n.limit > 0 {
+			// The job is killed when it reaches its wall-clock limit.
+			rt = min(rt, n.limit)
+		}
 		return Job{
-			Nodes:   nodes,
-			Runtime: rt,
-			Kind:    n.class.kind,
+			Nodes:     nodes,
+			Runtime:   rt,
+			Requested: n.limit,
+			Kind:      n.class.kind,
 			Features: Features{
 				User:      n.user,
 				Name:      n.name,
@@ -368,7 +427,7 @@ const (
 // finish sets id, deadline, preferred racks, value and the submit-time
 // features. Its random draws come from a stream per job id so they do not
 // depend on how many jobs came before.
-func (g *googleGen) finish(j *Job, id int) {
+func (g *generation) finish(j *Job, id int) {
 	rng := rand.New(rand.NewPCG(g.p.Seed, 1<<32|uint64(id)))
 	j.ID = id
 	j.Features.SubmitHour = int(math.Floor(mod(j.Submit/3600, 24)))
@@ -406,15 +465,16 @@ func mod(x, m float64) float64 {
 	return r
 }
 
-// GoogleParamsOf decodes the parameters a GenerateGoogle workload's header
-// records, so the workload can be regenerated or described.
-func GoogleParamsOf(h *Header) (GoogleParams, error) {
-	var p GoogleParams
-	if h.Generator != GeneratorGoogle {
-		return p, fmt.Errorf("workload generator is %q, not %q: %w", h.Generator, GeneratorGoogle, ErrInvalid)
+// ParamsOf decodes the generator and parameters a generated workload's
+// header records, so the workload can be regenerated (Generate) or
+// described.
+func ParamsOf(h *Header) (string, Params, error) {
+	var p Params
+	if _, err := modelOf(h.Generator); err != nil {
+		return "", p, fmt.Errorf("workload was not generated: %w", err)
 	}
 	if err := decodeStrict(h.Params, &p); err != nil {
-		return p, fmt.Errorf("google workload params: %v: %w", err, ErrInvalid)
+		return "", p, fmt.Errorf("%s workload params: %v: %w", h.Generator, err, ErrInvalid)
 	}
-	return p, nil
+	return h.Generator, p, nil
 }

@@ -2,6 +2,8 @@ package workloads
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -30,48 +32,62 @@ const (
 	slackTol = 0.1
 )
 
-func TestGoogleParamsErrors(t *testing.T) {
+func TestParamsErrors(t *testing.T) {
 	tests := []struct {
 		name    string
-		mutate  func(p *GoogleParams)
+		mutate  func(p *Params)
 		wantErr string
 	}{
-		{"zero nodes", func(p *GoogleParams) { p.Nodes = 0 }, "nodes must be ≥ 1, got 0"},
-		{"more racks than nodes", func(p *GoogleParams) { p.Nodes = 4 }, "racks must be in [1, nodes=4], got 8"},
-		{"zero racks", func(p *GoogleParams) { p.Racks = 0 }, "racks must be in [1, nodes=256], got 0"},
-		{"zero hours", func(p *GoogleParams) { p.Hours = 0 }, "hours must be > 0, got 0"},
-		{"negative load", func(p *GoogleParams) { p.Load = -1 }, "load must be > 0, got -1"},
-		{"nan load", func(p *GoogleParams) { p.Load = math.NaN() }, "load must be > 0, got NaN"},
-		{"slo share above 1", func(p *GoogleParams) { p.SLOShare = 1.5 }, "slo share must be in [0, 1], got 1.5"},
-		{"empty slack set", func(p *GoogleParams) { p.SlackPct = nil }, "slack set is empty"},
-		{"negative slack", func(p *GoogleParams) { p.SlackPct = []float64{20, -5} }, "slack must be ≥ 0%, got -5"},
-		{"preferred fraction 0", func(p *GoogleParams) { p.PreferredFraction = 0 }, "preferred fraction must be in (0, 1], got 0"},
-		{"slowdown below 1", func(p *GoogleParams) { p.Slowdown = 0.9 }, "slowdown must be ≥ 1, got 0.9"},
-		{"arrival scv below 1", func(p *GoogleParams) { p.ArrivalSCV = 0.5 }, "arrival c² must be ≥ 1 (H2 arrivals), got 0.5"},
-		{"negative history", func(p *GoogleParams) { p.HistoryJobs = -1 }, "history jobs must be in [0, 1000000], got -1"},
-		{"negative drift", func(p *GoogleParams) { p.Drift = -0.1 }, "drift must be ≥ 0, got -0.1"},
-		{"outlier share", func(p *GoogleParams) { p.OutlierShare = 2 }, "outlier share must be in [0, 1], got 2"},
-		{"outlier factors", func(p *GoogleParams) { p.OutlierMin = 0.5 }, "outlier factors must satisfy 1 ≤ min ≤ max, got [0.5, 8]"},
-		{"variable share", func(p *GoogleParams) { p.VariableShare = -1 }, "variable share must be in [0, 1], got -1"},
-		{"negative value", func(p *GoogleParams) { p.BEValue = -1 }, "values must be ≥ 0, got slo 1000, be -1"},
-		{"too many jobs", func(p *GoogleParams) { p.Hours = 1e6 }, "more than 1000000"},
+		{"zero nodes", func(p *Params) { p.Nodes = 0 }, "nodes must be ≥ 1, got 0"},
+		{"more racks than nodes", func(p *Params) { p.Nodes = 4 }, "racks must be in [1, nodes=4], got 8"},
+		{"zero racks", func(p *Params) { p.Racks = 0 }, "racks must be in [1, nodes=256], got 0"},
+		{"zero hours", func(p *Params) { p.Hours = 0 }, "hours must be > 0, got 0"},
+		{"negative load", func(p *Params) { p.Load = -1 }, "load must be > 0, got -1"},
+		{"nan load", func(p *Params) { p.Load = math.NaN() }, "load must be > 0, got NaN"},
+		{"slo share above 1", func(p *Params) { p.SLOShare = 1.5 }, "slo share must be in [0, 1], got 1.5"},
+		{"empty slack set", func(p *Params) { p.SlackPct = nil }, "slack set is empty"},
+		{"negative slack", func(p *Params) { p.SlackPct = []float64{20, -5} }, "slack must be ≥ 0%, got -5"},
+		{"preferred fraction 0", func(p *Params) { p.PreferredFraction = 0 }, "preferred fraction must be in (0, 1], got 0"},
+		{"slowdown below 1", func(p *Params) { p.Slowdown = 0.9 }, "slowdown must be ≥ 1, got 0.9"},
+		{"arrival scv below 1", func(p *Params) { p.ArrivalSCV = 0.5 }, "arrival c² must be ≥ 1 (H2 arrivals), got 0.5"},
+		{"negative history", func(p *Params) { p.HistoryJobs = -1 }, "history jobs must be in [0, 1000000], got -1"},
+		{"negative drift", func(p *Params) { p.Drift = -0.1 }, "drift must be ≥ 0, got -0.1"},
+		{"outlier share", func(p *Params) { p.OutlierShare = 2 }, "outlier share must be in [0, 1], got 2"},
+		{"outlier factors", func(p *Params) { p.OutlierMin, p.OutlierMax = 0.5, 8 }, "outlier factors must satisfy 1 ≤ min ≤ max, got [0.5, 8]"},
+		{"variable share", func(p *Params) { p.VariableShare = -1 }, "variable share must be in [0, 1], got -1"},
+		{"negative value", func(p *Params) { p.BEValue = -1 }, "values must be ≥ 0, got slo 1000, be -1"},
+		{"too many jobs", func(p *Params) { p.Hours = 1e6 }, "more than 1000000"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := DefaultGoogleParams()
-			tc.mutate(&p)
-			_, err := GenerateGoogle(p)
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("got %v, want an error containing %q", err, tc.wantErr)
-			}
-			if !errors.Is(err, ErrInvalid) {
-				t.Errorf("error %q does not match ErrInvalid", err)
-			}
-		})
+	for _, gen := range Generators() {
+		for _, tc := range tests {
+			t.Run(gen+"/"+tc.name, func(t *testing.T) {
+				p := defaults(t, gen)
+				tc.mutate(&p)
+				_, err := Generate(gen, p)
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.HasPrefix(err.Error(), gen+" workload: ") {
+					t.Fatalf("got %v, want an error %q… containing %q", err, gen+" workload: ", tc.wantErr)
+				}
+				if !errors.Is(err, ErrInvalid) {
+					t.Errorf("error %q does not match ErrInvalid", err)
+				}
+			})
+		}
+	}
+	// Unknown generators are errors, for every entry point.
+	if _, err := Generate("borg", DefaultGoogleParams()); err == nil || !strings.Contains(err.Error(), `unknown workload generator "borg"`) || !errors.Is(err, ErrInvalid) {
+		t.Errorf("Generate(borg): %v", err)
+	}
+	if _, err := DefaultParams("borg"); err == nil || !errors.Is(err, ErrInvalid) {
+		t.Errorf("DefaultParams(borg): %v", err)
+	}
+	p := DefaultGoogleParams()
+	p.Nodes = 0
+	if err := p.Validate(); err == nil || err.Error() != "workload params: nodes must be ≥ 1, got 0: "+ErrInvalid.Error() {
+		t.Errorf("Validate: %v", err)
 	}
 }
 
-func TestGoogleLoadAndMix(t *testing.T) {
+func TestLoadAndMix(t *testing.T) {
 	tests := []struct {
 		name     string
 		nodes    int
@@ -87,25 +103,27 @@ func TestGoogleLoadAndMix(t *testing.T) {
 		{"small cluster", 64, 4, 2, 1.4, 0.5},
 		{"long window", 256, 8, 24, 1.4, 0.5},
 	}
-	for _, tc := range tests {
-		for seed := uint64(1); seed <= 3; seed++ {
-			p := DefaultGoogleParams()
-			p.Nodes, p.Racks, p.Hours, p.Load, p.SLOShare, p.Seed = tc.nodes, tc.racks, tc.hours, tc.load, tc.sloShare, seed
-			p.HistoryJobs = 100
-			s := Stats(generate(t, p))
-			if math.Abs(s.Load-tc.load)/tc.load > loadTol {
-				t.Errorf("%s seed %d: load %.4f, want %.2f ± %.0f%%", tc.name, seed, s.Load, tc.load, 100*loadTol)
-			}
-			want := map[string]float64{"slo": tc.load * tc.sloShare, "be": tc.load * (1 - tc.sloShare)}
-			for _, g := range s.ByClass {
-				if math.Abs(g.Load-want[g.Name]) > loadTol*tc.load {
-					t.Errorf("%s seed %d: %s load %.4f, want %.3f", tc.name, seed, g.Name, g.Load, want[g.Name])
+	for _, gen := range Generators() {
+		for _, tc := range tests {
+			for seed := uint64(1); seed <= 3; seed++ {
+				p := defaults(t, gen)
+				p.Nodes, p.Racks, p.Hours, p.Load, p.SLOShare, p.Seed = tc.nodes, tc.racks, tc.hours, tc.load, tc.sloShare, seed
+				p.HistoryJobs = 100
+				s := Stats(generateEnv(t, gen, p))
+				if math.Abs(s.Load-tc.load)/tc.load > loadTol {
+					t.Errorf("%s %s seed %d: load %.4f, want %.2f ± %.0f%%", gen, tc.name, seed, s.Load, tc.load, 100*loadTol)
 				}
-				delete(want, g.Name)
-			}
-			for c, l := range want {
-				if l > 0 {
-					t.Errorf("%s seed %d: no %s jobs, want load %.2f", tc.name, seed, c, l)
+				want := map[string]float64{"slo": tc.load * tc.sloShare, "be": tc.load * (1 - tc.sloShare)}
+				for _, g := range s.ByClass {
+					if math.Abs(g.Load-want[g.Name]) > loadTol*tc.load {
+						t.Errorf("%s %s seed %d: %s load %.4f, want %.3f", gen, tc.name, seed, g.Name, g.Load, want[g.Name])
+					}
+					delete(want, g.Name)
+				}
+				for c, l := range want {
+					if l > 0 {
+						t.Errorf("%s %s seed %d: no %s jobs, want load %.2f", gen, tc.name, seed, c, l)
+					}
 				}
 			}
 		}
@@ -164,7 +182,7 @@ func TestGoogleArrivalSCV(t *testing.T) {
 	}
 }
 
-func TestGoogleSLOJobs(t *testing.T) {
+func TestSLOJobs(t *testing.T) {
 	tests := []struct {
 		name  string
 		slack []float64
@@ -178,42 +196,47 @@ func TestGoogleSLOJobs(t *testing.T) {
 		{"all racks", []float64{20}, 8, 1, 0},
 		{"one of four", []float64{20}, 4, 0.25, 1},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := DefaultGoogleParams()
-			p.SlackPct, p.Racks, p.PreferredFraction = tc.slack, tc.racks, tc.frac
-			w := generate(t, p)
-			used := map[float64]int{}
-			for _, jobs := range [][]Job{w.History, w.Jobs} {
-				for _, j := range jobs {
-					if j.Class == BestEffort {
-						if len(j.Preferred) != 0 || j.Deadline != 0 {
-							t.Fatalf("BE job %d: preferred %v, deadline %v; want all racks, none", j.ID, j.Preferred, j.Deadline)
-						}
-						continue
-					}
-					if len(j.Preferred) != tc.want {
-						t.Fatalf("SLO job %d prefers %v, want %d of %d racks", j.ID, j.Preferred, tc.want, tc.racks)
-					}
-					slack := (j.Deadline - j.Submit - j.Runtime) / j.Runtime * 100
-					hit := false
-					for _, s := range tc.slack {
-						if math.Abs(slack-s) <= slackTol {
-							used[s]++
-							hit = true
-						}
-					}
-					if !hit {
-						t.Fatalf("SLO job %d: slack %.4f%% not in %v", j.ID, slack, tc.slack)
-					}
+	for _, gen := range Generators() {
+		for _, tc := range tests {
+			t.Run(gen+"/"+tc.name, func(t *testing.T) { testSLOJobs(t, gen, tc.slack, tc.racks, tc.frac, tc.want) })
+		}
+	}
+}
+
+// testSLOJobs checks one generation's deadlines and preferred racks.
+func testSLOJobs(t *testing.T, gen string, slacks []float64, racks int, frac float64, want int) {
+	p := defaults(t, gen)
+	p.SlackPct, p.Racks, p.PreferredFraction = slacks, racks, frac
+	w := generateEnv(t, gen, p)
+	used := map[float64]int{}
+	for _, jobs := range [][]Job{w.History, w.Jobs} {
+		for _, j := range jobs {
+			if j.Class == BestEffort {
+				if len(j.Preferred) != 0 || j.Deadline != 0 {
+					t.Fatalf("BE job %d: preferred %v, deadline %v; want all racks, none", j.ID, j.Preferred, j.Deadline)
+				}
+				continue
+			}
+			if len(j.Preferred) != want {
+				t.Fatalf("SLO job %d prefers %v, want %d of %d racks", j.ID, j.Preferred, want, racks)
+			}
+			slack := (j.Deadline - j.Submit - j.Runtime) / j.Runtime * 100
+			hit := false
+			for _, s := range slacks {
+				if math.Abs(slack-s) <= slackTol {
+					used[s]++
+					hit = true
 				}
 			}
-			for _, s := range tc.slack {
-				if used[s] == 0 {
-					t.Errorf("slack %v%% never drawn", s)
-				}
+			if !hit {
+				t.Fatalf("SLO job %d: slack %.4f%% not in %v", j.ID, slack, slacks)
 			}
-		})
+		}
+	}
+	for _, s := range slacks {
+		if used[s] == 0 {
+			t.Errorf("slack %v%% never drawn", s)
+		}
 	}
 }
 
@@ -302,40 +325,62 @@ func TestGoogleValues(t *testing.T) {
 	}
 }
 
-func TestGoogleDeterministic(t *testing.T) {
-	p := DefaultGoogleParams()
-	a := encode(t, generate(t, p))
-	b := encode(t, generate(t, p))
-	if !bytes.Equal(a, b) {
-		t.Fatal("same params gave different files")
+func TestDeterministic(t *testing.T) {
+	files := map[string][]byte{}
+	for _, gen := range Generators() {
+		p := defaults(t, gen)
+		a := encode(t, generateEnv(t, gen, p))
+		b := encode(t, generateEnv(t, gen, p))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: same params gave different files", gen)
+		}
+		p.Seed++
+		if c := encode(t, generateEnv(t, gen, p)); bytes.Equal(a, c) {
+			t.Fatalf("%s: different seeds gave the same file", gen)
+		}
+		// The caller's slack slice is not retained.
+		q := defaults(t, gen)
+		w := generateEnv(t, gen, q)
+		q.SlackPct[0] = 99
+		if bytes.Contains(w.Header.Params, []byte("99")) {
+			t.Errorf("%s: header params alias the caller's slack slice", gen)
+		}
+		files[gen] = a
 	}
-	p.Seed++
-	if c := encode(t, generate(t, p)); bytes.Equal(a, c) {
-		t.Fatal("different seeds gave the same file")
-	}
-	// The caller's slack slice is not retained.
-	q := DefaultGoogleParams()
-	w := generate(t, q)
-	q.SlackPct[0] = 99
-	if bytes.Contains(w.Header.Params, []byte("99")) {
-		t.Error("header params alias the caller's slack slice")
+	if bytes.Equal(files[GeneratorGoogle], files[GeneratorHedgeFund]) || bytes.Equal(files[GeneratorHedgeFund], files[GeneratorMustang]) {
+		t.Error("two environments gave the same file")
 	}
 }
 
-// TestGoogleCatalogStable checks that the job-name catalogue does not
-// depend on hours or load: the same name has the same user, app and kind.
-func TestGoogleCatalogStable(t *testing.T) {
-	p := DefaultGoogleParams()
-	a := generate(t, p)
-	p.Hours, p.Load = 2, 0.7
-	b := generate(t, p)
-	names := map[string]Job{}
-	for _, j := range a.History {
-		names[j.Features.Name] = j
+// TestGoogleUnchanged pins the default Google-like workload of seed 1, byte
+// for byte: experiments and their recorded results depend on it, so a change
+// of the engine that moves it must be deliberate (update the digest and say
+// so in the commit).
+func TestGoogleUnchanged(t *testing.T) {
+	const want = "0956cad124a7a77755635ba005404ae8c182147bfdde1f245b0fe2fcc2153be1"
+	sum := sha256.Sum256(encode(t, generate(t, DefaultGoogleParams())))
+	if got := hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("default google workload (seed 1) has SHA-256 %s, want %s", got, want)
 	}
-	for _, j := range b.History {
-		if o, ok := names[j.Features.Name]; ok && (o.Features.User != j.Features.User || o.Features.App != j.Features.App || o.Kind != j.Kind) {
-			t.Fatalf("name %s changed: %+v vs %+v", j.Features.Name, o.Features, j.Features)
+}
+
+// TestCatalogStable checks that the job-name catalogue does not depend on
+// hours or load: the same name has the same user, app, kind and requested
+// time.
+func TestCatalogStable(t *testing.T) {
+	for _, gen := range Generators() {
+		p := defaults(t, gen)
+		a := generateEnv(t, gen, p)
+		p.Hours, p.Load = 2, 0.7
+		b := generateEnv(t, gen, p)
+		names := map[string]Job{}
+		for _, j := range a.History {
+			names[j.Features.Name] = j
+		}
+		for _, j := range b.History {
+			if o, ok := names[j.Features.Name]; ok && (o.Features.User != j.Features.User || o.Features.App != j.Features.App || o.Kind != j.Kind || o.Requested != j.Requested) {
+				t.Fatalf("%s: name %s changed: %+v vs %+v", gen, j.Features.Name, o, j)
+			}
 		}
 	}
 }
@@ -375,19 +420,24 @@ func TestGoogleHistoryPredicts(t *testing.T) {
 	}
 }
 
-func TestGoogleParamsOf(t *testing.T) {
-	p := DefaultGoogleParams()
-	p.Seed, p.HistoryJobs, p.Hours = 42, 10, 1
-	w := generate(t, p)
-	got, err := GoogleParamsOf(&w.Header)
-	if err != nil {
-		t.Fatal(err)
+func TestParamsOf(t *testing.T) {
+	for _, gen := range Generators() {
+		p := defaults(t, gen)
+		p.Seed, p.HistoryJobs, p.Hours = 42, 10, 1
+		w := generateEnv(t, gen, p)
+		g, got, err := ParamsOf(&w.Header)
+		if err != nil || g != gen {
+			t.Fatalf("%s: ParamsOf: %q, %v", gen, g, err)
+		}
+		again := generateEnv(t, g, got)
+		if !bytes.Equal(encode(t, w), encode(t, again)) {
+			t.Errorf("%s: regenerating from the header's params gave a different workload", gen)
+		}
+		if _, err := GoogleParamsOf(&w.Header); (err == nil) != (gen == GeneratorGoogle) {
+			t.Errorf("%s: GoogleParamsOf: %v", gen, err)
+		}
 	}
-	again := generate(t, got)
-	if !bytes.Equal(encode(t, w), encode(t, again)) {
-		t.Error("regenerating from the header's params gave a different workload")
-	}
-	if _, err := GoogleParamsOf(&smallWorkload().Header); err == nil {
-		t.Error("params of a non-google workload decoded")
+	if _, _, err := ParamsOf(&smallWorkload().Header); err == nil {
+		t.Error("params of a hand-made workload decoded")
 	}
 }

@@ -54,13 +54,29 @@ func encode(t testing.TB, w *Workload) []byte {
 }
 
 // generate runs GenerateGoogle and fails the test on error.
-func generate(t testing.TB, p GoogleParams) *Workload {
+func generate(t testing.TB, p Params) *Workload {
 	t.Helper()
-	w, err := GenerateGoogle(p)
+	return generateEnv(t, GeneratorGoogle, p)
+}
+
+// generateEnv runs Generate and fails the test on error.
+func generateEnv(t testing.TB, generator string, p Params) *Workload {
+	t.Helper()
+	w, err := Generate(generator, p)
 	if err != nil {
-		t.Fatalf("GenerateGoogle: %v", err)
+		t.Fatalf("Generate(%s): %v", generator, err)
 	}
 	return w
+}
+
+// defaults is DefaultParams(generator), failing the test on error.
+func defaults(t testing.TB, generator string) Params {
+	t.Helper()
+	p, err := DefaultParams(generator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func nan() float64 { var z float64; return z / z }
