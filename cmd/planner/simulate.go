@@ -201,7 +201,7 @@ func loadInput(f *simulateFlags) (experiments.Input, experiments.Params, error) 
 		return experiments.Input{}, experiments.Params{}, err
 	}
 	params := experiments.Params{Hours: w.Header.WindowS / 3600, Load: offeredLoad(w)}
-	if name == "google" {
+	if f.workloadFlags.generated() {
 		params.Hours, params.Load, params.Slack = f.hours, f.load, f.slack
 	}
 	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,5 +227,30 @@ func TestSimulateBadInput(t *testing.T) {
 				t.Errorf("exit code %d (usage error: %v)", code, tc.usage)
 			}
 		})
+	}
+}
+
+// TestSimulateEnvironments runs the HedgeFund- and Mustang-like generators
+// through simulate: the run names the workload, and the generator's
+// parameters (hours, load, slack) are the flags'.
+func TestSimulateEnvironments(t *testing.T) {
+	for _, gen := range []string{"hedgefund", "mustang"} {
+		out, _, err := runCLI(t, simArgs("--workload", gen, "--schedulers", "prio", "--hours", "0.5", "--slack", "50", "--format", "json")...)
+		if err != nil {
+			t.Fatalf("%s: %v", gen, err)
+		}
+		var rep struct {
+			Runs []struct {
+				Workload string
+				Params   map[string]any
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != 1 {
+			t.Fatalf("%s: %v in\n%s", gen, err, out)
+		}
+		r := rep.Runs[0]
+		if r.Workload != gen || r.Params["hours"] != 0.5 || r.Params["load"] != 1.2 || fmt.Sprint(r.Params["slack"]) != "[50]" {
+			t.Errorf("%s: run %+v", gen, r)
+		}
 	}
 }

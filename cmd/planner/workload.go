@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/workloads"
@@ -45,8 +46,8 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("workload generate: unexpected argument %q", fs.Arg(0))}
 	}
-	if wf.workload != "google" {
-		return usageError{fmt.Errorf("--workload: the generators are: google; got %q", wf.workload)}
+	if !wf.generated() {
+		return usageError{fmt.Errorf("--workload: want a generator (%s), got %q", strings.Join(workloads.Generators(), ", "), wf.workload)}
 	}
 	if err := wf.validate(); err != nil {
 		return usageError{err}
@@ -115,7 +116,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	wf.register(fs, "generator seed")
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the share of jobs off by\na factor of two or more.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args[1:]); err != nil {

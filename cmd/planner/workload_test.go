@@ -44,6 +44,38 @@ func TestWorkloadGenerateThenStatsAndEval(t *testing.T) {
 	}
 }
 
+// TestWorkloadEnvironments generates each environment from the CLI and
+// checks its header, its requested times (Mustang-like only) and that
+// predict eval prints the tails of its error profile.
+func TestWorkloadEnvironments(t *testing.T) {
+	for _, gen := range []string{"google", "hedgefund", "mustang"} {
+		t.Run(gen, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), gen+".jsonl")
+			if _, _, err := runCLI(t, "workload", "generate", "--workload", gen, "--hours", "0.5", "--nodes", "64", "-o", file); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			header, jobs, _ := strings.Cut(string(data), "\n")
+			if !strings.Contains(header, `"generator":"`+gen+`"`) {
+				t.Errorf("header %s does not name generator %s", header, gen)
+			}
+			if got, want := strings.Contains(jobs, `"requested_s"`), gen == "mustang"; got != want {
+				t.Errorf("jobs carry requested_s: %v, want %v", got, want)
+			}
+			out, _, err := runCLI(t, "predict", "eval", "--workload", gen, "--hours", "0.5", "--nodes", "64")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "workload "+gen+":") || !strings.Contains(out, "above +95%:") || !strings.Contains(out, "below -55%:") {
+				t.Errorf("predict eval output lacks the workload name or the tails:\n%s", out)
+			}
+		})
+	}
+}
+
 func TestWorkloadBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.jsonl")
@@ -63,7 +95,7 @@ func TestWorkloadBadInput(t *testing.T) {
 		{"malformed line", []string{"workload", "stats", bad}, "line 4"},
 		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "no such file"},
 		{"negative load", []string{"workload", "generate", "--load", "-1"}, "--load"},
-		{"unknown generator", []string{"workload", "generate", "--workload", "hedgefund"}, "generators"},
+		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang)"},
 		{"unknown subcommand", []string{"workload", "frob"}, "frob"},
 		{"predict without eval", []string{"predict"}, "eval"},
 	}

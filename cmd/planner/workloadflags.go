@@ -6,13 +6,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/plannerhq/planner/workloads"
 	"github.com/spf13/pflag"
 )
 
 // workloadFlags choose a workload: a generator with its parameters, or a
-// workload file. simulate, workload generate and predict eval share them.
+// workload file. simulate, workload generate|stats and predict eval share
+// them.
 type workloadFlags struct {
 	workload string
 	nodes    int
@@ -23,11 +25,11 @@ type workloadFlags struct {
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
-	fs.StringVar(&w.workload, "workload", "google", "google (the Google-like generator) or a workload FILE")
-	fs.IntVar(&w.nodes, "nodes", 256, "cluster nodes (google; 8 racks)")
-	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (google)")
-	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (google; SLO and BE half each)")
-	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (google)")
+	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments) — or a workload FILE")
+	fs.IntVar(&w.nodes, "nodes", 256, "cluster nodes (generators; 8 racks)")
+	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators)")
+	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators; SLO and BE half each)")
+	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (generators)")
 	fs.Uint64Var(&w.seed, "seed", 1, seedUsage)
 }
 
@@ -51,18 +53,27 @@ func (w *workloadFlags) validate() error {
 	return nil
 }
 
-// open generates or reads the workload; name is "google" or the file's base name.
+// generated reports whether --workload names a generator rather than a file.
+func (w *workloadFlags) generated() bool {
+	return slices.Contains(workloads.Generators(), w.workload)
+}
+
+// open generates or reads the workload; name is the generator's name or the
+// file's base name.
 func (w *workloadFlags) open() (*workloads.Workload, string, error) {
-	if w.workload == "google" {
-		p := workloads.DefaultGoogleParams()
+	if w.generated() {
+		p, err := workloads.DefaultParams(w.workload)
+		if err != nil {
+			return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
+		}
 		p.Nodes, p.Hours, p.Load, p.Seed = w.nodes, w.hours, w.load, w.seed
 		p.SlackPct = append([]float64(nil), w.slack...)
 		p.Racks = min(p.Racks, p.Nodes)
-		wl, err := workloads.GenerateGoogle(p)
+		wl, err := workloads.Generate(w.workload, p)
 		if err != nil {
-			return nil, "", fmt.Errorf("--workload google: %w", err)
+			return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
 		}
-		return wl, "google", nil
+		return wl, w.workload, nil
 	}
 	file, err := os.Open(w.workload)
 	if err != nil {
