@@ -56,8 +56,9 @@ type exitBand struct {
 // runtimeClass is one job class of an environment model: what k-means over
 // the trace's runtimes gives (3Sigma §5), with the parameters of its job
 // attributes. The numbers are ours, chosen so that the default window
-// (256 nodes, 5 h, load 1.4) holds about 1,500 jobs with runtimes from
-// minutes to a few hours and heavy-tailed gang sizes.
+// (256 nodes, 5 h, load 1.4) holds about 1,500 jobs (Mustang-like, with
+// larger jobs: about 1,100) with runtimes from minutes to a few hours and
+// heavy-tailed gang sizes.
 type runtimeClass struct {
 	kind string
 	// share is the class's share of jobs.
