@@ -114,7 +114,9 @@ func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float6
 	_, timed := ctx.Deadline()
 	nw := h.workers(timed && maxMoves <= 0)
 	if maxMoves > 0 {
-		nw = heurWorkers
+		// Every chain needs at least one move: a share of 0 would mean no
+		// limit at all (a work limit of 1 ran until the wall guard).
+		nw = int(min(heurWorkers, maxMoves))
 	}
 	report := serialised(inc, h)
 	bests := make([]*lns, nw)

@@ -45,6 +45,21 @@ func TestGreedyDeterministic(t *testing.T) {
 	}
 }
 
+// TestGreedyWorkLimitBelowChains: a work limit smaller than the number of
+// local-search chains is still a limit (a chain with a share of 0 moves once
+// ran until the wall-clock guard).
+func TestGreedyWorkLimitBelowChains(t *testing.T) {
+	m := rackModel(t, 60, 3)
+	s := &solver.Settings{Deterministic: true, WorkLimit: 1, TimeLimit: time.Minute}
+	r, err := solver.GreedySolver{}.Solve(context.Background(), m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != solver.Feasible || r.Nodes > 1 {
+		t.Fatalf("status %s, %d moves for a work limit of 1", r.Status, r.Nodes)
+	}
+}
+
 // TestGreedyRackAnswers: answers on the rack instances are feasible, the
 // local search never loses value, and a timed solve ends with an answer at
 // least as good as its first construction.
