@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 
@@ -57,28 +58,91 @@ type Metric struct {
 
 // List is the metrics in report order, with DESIGN.md's names.
 func (m Metrics) List() []Metric {
-	return []Metric{
-		{Name: "slo_miss_rate", Value: m.SLOMissRate},
-		{Name: "goodput_machine_hours", Value: m.Goodput},
-		{Name: "slo_goodput_machine_hours", Value: m.SLOGoodput},
-		{Name: "be_goodput_machine_hours", Value: m.BEGoodput},
-		{Name: "be_latency_mean_s", Value: m.BELatencyMean},
-		{Name: "jct_mean_s", Value: m.JCTMean},
-		{Name: "jct_p50_s", Value: m.JCTP50},
-		{Name: "jct_p99_s", Value: m.JCTP99},
-		{Name: "utilization", Value: m.Utilization},
-		{Name: "span_s", Value: m.SpanS},
-		{Name: "cycle_ms_p50", Value: m.CycleMsP50, Timing: true},
-		{Name: "cycle_ms_p99", Value: m.CycleMsP99, Timing: true},
-		{Name: "solver_ms_p99", Value: m.SolverMsP99, Timing: true},
-		{Name: "solver_time_limited", Value: float64(m.SolverTimeLimited)},
-		{Name: "fallbacks", Value: float64(m.Fallbacks)},
-		{Name: "cycles", Value: float64(m.Cycles)},
-		{Name: "preemptions", Value: float64(m.Preemptions)},
-		{Name: "slo_jobs", Value: float64(m.SLOJobs)},
-		{Name: "be_jobs", Value: float64(m.BEJobs)},
-		{Name: "completed_jobs", Value: float64(m.Completed)},
+	refs := m.refs()
+	out := make([]Metric, len(refs))
+	for i, r := range refs {
+		v := math.NaN()
+		switch {
+		case r.f != nil:
+			v = *r.f
+		case r.i != nil:
+			v = float64(*r.i)
+		}
+		out[i] = Metric{Name: r.name, Value: v, Timing: r.timing}
 	}
+	return out
+}
+
+// metricRef names one field of Metrics: f or i points at it.
+type metricRef struct {
+	name   string
+	f      *float64
+	i      *int
+	timing bool
+}
+
+// refs is the one list of metric names, in report order, with the fields
+// they name.
+func (m *Metrics) refs() []metricRef {
+	return []metricRef{
+		{name: "slo_miss_rate", f: &m.SLOMissRate},
+		{name: "goodput_machine_hours", f: &m.Goodput},
+		{name: "slo_goodput_machine_hours", f: &m.SLOGoodput},
+		{name: "be_goodput_machine_hours", f: &m.BEGoodput},
+		{name: "be_latency_mean_s", f: &m.BELatencyMean},
+		{name: "jct_mean_s", f: &m.JCTMean},
+		{name: "jct_p50_s", f: &m.JCTP50},
+		{name: "jct_p99_s", f: &m.JCTP99},
+		{name: "utilization", f: &m.Utilization},
+		{name: "span_s", f: &m.SpanS},
+		{name: "cycle_ms_p50", f: &m.CycleMsP50, timing: true},
+		{name: "cycle_ms_p99", f: &m.CycleMsP99, timing: true},
+		{name: "solver_ms_p99", f: &m.SolverMsP99, timing: true},
+		{name: "solver_time_limited", i: &m.SolverTimeLimited},
+		{name: "fallbacks", i: &m.Fallbacks},
+		{name: "cycles", i: &m.Cycles},
+		{name: "preemptions", i: &m.Preemptions},
+		{name: "slo_jobs", i: &m.SLOJobs},
+		{name: "be_jobs", i: &m.BEJobs},
+		{name: "completed_jobs", i: &m.Completed},
+	}
+}
+
+// ParseMetrics reads a "metrics" object as metricsJSON writes it. A float
+// metric that is missing or null is NaN; unknown names are an error.
+func ParseMetrics(raw json.RawMessage) (Metrics, error) {
+	var in map[string]*float64
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return Metrics{}, fmt.Errorf("metrics: %w", err)
+	}
+	var m Metrics
+	known := map[string]bool{}
+	for _, r := range m.refs() {
+		known[r.name] = true
+		v, ok := in[r.name]
+		switch {
+		case r.f != nil && (!ok || v == nil):
+			*r.f = math.NaN()
+		case r.f != nil:
+			*r.f = *v
+		case ok && v != nil:
+			if *v != math.Trunc(*v) {
+				return Metrics{}, fmt.Errorf("metrics: %s must be a whole number, got %v", r.name, *v)
+			}
+			*r.i = int(*v)
+		}
+	}
+	names := make([]string, 0, len(in))
+	for n := range in {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if !known[n] {
+			return Metrics{}, fmt.Errorf("metrics: unknown metric %q", n)
+		}
+	}
+	return m, nil
 }
 
 // metricsJSON writes the metrics as one JSON object in List order, without

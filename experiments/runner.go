@@ -79,6 +79,10 @@ type RunConfig struct {
 	// Parallel runs at most this many simulations at once (≤ 0:
 	// runtime.NumCPU()). Results do not depend on it.
 	Parallel int
+	// Slots, when set, is a semaphore shared with other Run calls (a sweep
+	// runs several points at once): a run holds one slot while it
+	// simulates, and Parallel is ignored.
+	Slots chan struct{}
 	// Progress receives one line per tenth of simulated time per
 	// scheduler, when set. Lines of parallel runs interleave.
 	Progress io.Writer
@@ -96,7 +100,36 @@ type Params struct {
 	Solver         string    `json:"solver"`
 	SolverTimeoutS float64   `json:"solver_timeout_s"`
 	Deterministic  bool      `json:"deterministic"`
-	Jobs           int       `json:"jobs"`
+	// WorkLimit is the work budget (moves) of a deterministic solve of the
+	// planning schedulers (planner.Config.WorkLimit); 0 outside
+	// deterministic mode.
+	WorkLimit int64 `json:"work_limit,omitempty"`
+	// SamplesPerFeature limits 3σPredict to that many runtimes per feature
+	// value (0: no limit).
+	SamplesPerFeature int `json:"samples_per_feature,omitempty"`
+	// Synthetic, when set, replaced 3σPredict's estimates.
+	Synthetic *SyntheticParams `json:"synthetic,omitempty"`
+	Jobs      int              `json:"jobs"`
+	// Sweep is the varied setting of a sweep point (nil outside sweeps).
+	Sweep *SweepParam `json:"sweep,omitempty"`
+}
+
+// SyntheticParams are the synthetic estimates of 3Sigma §6.3 in percent:
+// N(μ = runtime·(1 + s), σ = runtime·CoV) with s ~ N(Shift, ShiftSD²).
+type SyntheticParams struct {
+	ShiftPct   float64 `json:"shift_pct"`
+	ShiftSDPct float64 `json:"shift_sd_pct"`
+	CoVPct     float64 `json:"cov_pct"`
+}
+
+// SweepParam is the setting a sweep varied: the flag, its value as given,
+// and the value on the plots' x axis (X, in Unit; nil for a value that is
+// not a number, e.g. a workload file).
+type SweepParam struct {
+	Flag  string   `json:"flag"`
+	Value string   `json:"value"`
+	X     *float64 `json:"x,omitempty"`
+	Unit  string   `json:"unit,omitempty"`
 }
 
 // RunResult is one scheduler's run.
@@ -128,7 +161,10 @@ func Run(ctx context.Context, in Input, reg Registry, cfg RunConfig) ([]RunResul
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	results := make([]RunResult, len(cfg.Schedulers))
-	sem := make(chan struct{}, par)
+	sem := cfg.Slots
+	if sem == nil {
+		sem = make(chan struct{}, par)
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex // serialises progress lines
 	for i, name := range cfg.Schedulers {
@@ -185,6 +221,14 @@ func runOne(ctx context.Context, in Input, reg Registry, cfg RunConfig, name str
 	}
 	p := cfg.Params
 	p.Slack = slices.Clone(p.Slack)
+	if p.Synthetic != nil {
+		syn := *p.Synthetic
+		p.Synthetic = &syn
+	}
+	if p.Sweep != nil {
+		sw := *p.Sweep
+		p.Sweep = &sw
+	}
 	return &RunResult{Scheduler: name, Workload: in.Name, Seed: cfg.Seed, Params: p,
 		Metrics: res.Metrics(), Sim: res}, nil
 }

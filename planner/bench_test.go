@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/workloads"
@@ -129,7 +131,13 @@ func BenchmarkCycle300(b *testing.B) {
 	for _, mode := range []SolveMode{SolveDeterministic, SolveWall} {
 		b.Run(mode.String(), func(b *testing.B) {
 			st, est := benchState(1, 300, 100)
-			s, err := NewThreeSigma(Name3Sigma, Config{Mode: mode, SolveTimeout: 200e6}, est)
+			cfg := Config{Mode: mode}
+			if mode == SolveWall {
+				// In deterministic mode a timeout would set the work limit
+				// (WorkLimitFor); this benchmark measures the default one.
+				cfg.SolveTimeout = 200 * time.Millisecond
+			}
+			s, err := NewThreeSigma(Name3Sigma, cfg, est)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -143,6 +151,30 @@ func BenchmarkCycle300(b *testing.B) {
 				}
 				if d.Stats.Fallback {
 					b.Fatalf("fallback: %v (stats %+v)", why, d.Stats)
+				}
+				solve += d.Stats.Solve.Seconds()
+			}
+			b.ReportMetric(solve/float64(b.N)*1e3, "solve-ms")
+		})
+	}
+}
+
+// BenchmarkCycle300WorkLimit is the calibration behind WorkLimitFor: the
+// solve time (solve-ms) of a deterministic cycle on BenchmarkCycle300's
+// state for each work limit (moves of the local search).
+func BenchmarkCycle300WorkLimit(b *testing.B) {
+	for _, moves := range []int64{1, 100, 500, 2000, 5000, 20000} {
+		b.Run(strconv.FormatInt(moves, 10), func(b *testing.B) {
+			st, est := benchState(1, 300, 100)
+			s, err := NewThreeSigma(Name3Sigma, Config{Mode: SolveDeterministic, WorkLimit: moves}, est)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var solve float64
+			for b.Loop() {
+				d, err := s.Schedule(context.Background(), st)
+				if err != nil {
+					b.Fatal(err)
 				}
 				solve += d.Stats.Solve.Seconds()
 			}

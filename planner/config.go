@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/plannerhq/planner/solver"
@@ -52,11 +53,12 @@ const (
 	// (3Sigma §4.3: "a timeout of 75% of its scheduling interval").
 	DefaultSolveFraction = 0.75
 	// DefaultWorkLimit is the local-improvement budget of a deterministic
-	// solve (moves of the solver's heuristics). Measured on the 300-pending,
-	// 256-node cycle of BenchmarkCycle300 (5.7k columns, 63k nonzeros):
-	// the portfolio takes ~40 ms for construction and LP rounding (89.6% of
-	// the LP bound), ~100 ms with 500 moves (95–97%), ~200 ms with 2,000
-	// (98%), 4.6 s with 20,000 (98.1%).
+	// solve (moves of the solver's heuristics) when Config.SolveTimeout is
+	// not set. Measured on the 300-pending, 256-node cycle of
+	// BenchmarkCycle300 (5.7k columns, 63k nonzeros): the portfolio takes
+	// ~80 ms for construction and LP rounding (89.6% of the LP bound),
+	// ~100 ms with 500 moves (95–97%), ~200 ms with 2,000 (98%), ~1 s
+	// with 20,000 (98.1%) (BenchmarkCycle300WorkLimit).
 	DefaultWorkLimit = 500
 	// DefaultDenseSlices: capacity rows are checked at every slice up to
 	// here and at a doubling stride after (see Config.DenseSlices).
@@ -119,8 +121,13 @@ type Config struct {
 	// SolveTimeout, when > 0, overrides SolveFraction·interval (for sweeps
 	// of the solver timeout and for tests).
 	SolveTimeout time.Duration
-	// WorkLimit is the work budget of SolveDeterministic (default
-	// DefaultWorkLimit). The wall guard is then max(SolveTimeout, 10 s).
+	// WorkLimit is the work budget of SolveDeterministic. Zero means
+	// WorkLimitFor(SolveTimeout) when SolveTimeout is set — the work a
+	// solve of that wall-clock limit does on the reference cycle, so a
+	// deterministic run still responds to the timeout — and
+	// DefaultWorkLimit otherwise. The wall-clock limit of a deterministic
+	// solve is only a guard against a runaway one: max(10 s, 10 ×
+	// SolveTimeout).
 	WorkLimit int64
 
 	// Slice is the slice length q in seconds; 0 means the state's interval.
@@ -208,6 +215,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WorkLimit <= 0 {
 		c.WorkLimit = DefaultWorkLimit
+		if c.Mode == SolveDeterministic && c.SolveTimeout > 0 {
+			c.WorkLimit = WorkLimitFor(c.SolveTimeout)
+		}
 	}
 	if c.Slices <= 0 {
 		c.Slices = DefaultSlices
@@ -269,4 +279,33 @@ func (c Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// Calibration of WorkLimitFor on BenchmarkCycle300WorkLimit (300 pending and
+// ~100 running jobs on 256 nodes, portfolio backend): a deterministic solve
+// takes workBaseTime for construction, LP and rounding plus 1/workRate per
+// local-search move. Two runs on a shared 2-core machine measured 1 move
+// 80–120 ms, 500 moves 94–113 ms, 2,000 192–208 ms, 5,000 296–453 ms and
+// 20,000 0.91–1.26 s: 16–24 moves per ms past the base.
+const (
+	workBaseTime = 80 * time.Millisecond
+	workRate     = 20.0 // moves per millisecond
+	// minWorkLimit: the least budget, one move per local-search chain.
+	minWorkLimit = 2
+)
+
+// WorkLimitFor maps a wall-clock solve limit onto the work budget of a
+// deterministic solve: the moves a solve of that limit makes on the
+// reference cycle,
+//
+//	moves = max(2, round(workRate · (timeout − workBaseTime)/ms)),
+//
+// so 10 ms → 2, 100 ms → 400, 1 s → 18,400, 5 s → 98,400. The mapping is
+// exact only on the reference cycle: smaller models make more moves per
+// millisecond, larger ones fewer, and below workBaseTime a wall-clock solve
+// may end before the LP (the fallback or the greedy construction decides)
+// while a deterministic one always gets the rounded LP answer — its floor.
+func WorkLimitFor(timeout time.Duration) int64 {
+	ms := float64(timeout-workBaseTime) / float64(time.Millisecond)
+	return max(minWorkLimit, int64(math.Round(workRate*ms)))
 }

@@ -15,6 +15,10 @@ import (
 // only stops a runaway one.
 const deterministicGuard = 10 * time.Second
 
+// guardFactor: with Config.SolveTimeout set, a deterministic solve's guard
+// is this many timeouts (at least deterministicGuard).
+const guardFactor = 10
+
 // lateGrace is how far past its limit a wall-clock solve may answer and
 // still be used: the solver's own bound (limit + 50 ms), but never more than
 // the limit itself, so that a tiny limit is honoured. A later answer is
@@ -32,8 +36,12 @@ func (c *cycle) settings() *solver.Settings {
 	if cfg.Mode == SolveDeterministic {
 		s.Deterministic = true
 		s.WorkLimit = cfg.WorkLimit
-		if cfg.SolveTimeout <= 0 {
-			s.TimeLimit = max(wall, deterministicGuard)
+		s.TimeLimit = max(wall, deterministicGuard)
+		if cfg.SolveTimeout > 0 {
+			// The work limit (WorkLimitFor) keeps the solve near its
+			// timeout on the reference cycle; the guard stays far above,
+			// so that a loaded machine does not change the answer.
+			s.TimeLimit = max(deterministicGuard, guardFactor*cfg.SolveTimeout)
 		}
 	}
 	return s

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/plannerhq/planner/distributions"
@@ -45,4 +46,56 @@ func (s SigmaPredictor) Predict(f workloads.Features) (distributions.Piecewise, 
 		return nil, 0, false
 	}
 	return pr.Dist, pr.Estimate, true
+}
+
+// SampleLimited is 3σPredict restricted to at most Limit runtimes per
+// feature value, the "samples per feature value" of 3Sigma §6.4 (Fig. 10):
+// each feature value (user, job name, …) learns from its first Limit
+// observed runtimes — history first, then the run's completions — and
+// ignores the rest, so every expert's distribution is built from at most
+// Limit samples. A completion none of whose feature values has room left is
+// not observed at all (not even by the global fallback history).
+type SampleLimited struct {
+	P     SigmaPredictor
+	Limit int
+	seen  map[distributions.Feature]int
+}
+
+var _ RuntimePredictor = (*SampleLimited)(nil)
+
+// NewSampleLimited returns a fresh 3σPredict (default configuration) that
+// keeps at most limit runtimes per feature value; limit must be ≥ 1.
+func NewSampleLimited(limit int) (*SampleLimited, error) {
+	if limit < 1 {
+		return nil, fmt.Errorf("planner: samples per feature value must be ≥ 1, got %d", limit)
+	}
+	p, err := NewSigmaPredictor()
+	if err != nil {
+		return nil, err
+	}
+	return &SampleLimited{P: p, Limit: limit, seen: map[distributions.Feature]int{}}, nil
+}
+
+// Observe records the runtime for the feature values that have fewer than
+// Limit runtimes.
+func (s *SampleLimited) Observe(f workloads.Features, runtime float64) {
+	var keep []distributions.Feature
+	for _, ft := range featuresOf(f) {
+		if s.seen[ft] < s.Limit {
+			keep = append(keep, ft)
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	if s.P.P.Observe(keep, runtime) == nil {
+		for _, ft := range keep {
+			s.seen[ft]++
+		}
+	}
+}
+
+// Predict is 3σPredict's answer from the limited history.
+func (s *SampleLimited) Predict(f workloads.Features) (distributions.Piecewise, float64, bool) {
+	return s.P.Predict(f)
 }

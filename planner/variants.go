@@ -49,22 +49,44 @@ func NewVariant(cfg Config, variant string, p RuntimePredictor) (*ThreeSigma, er
 		}
 		p = sp
 	}
-	var est Estimator
+	return newVariant(cfg, variant, func(pointOnly bool) Estimator {
+		return &PredictorEstimator{P: p, PointOnly: pointOnly}
+	})
+}
+
+// NewSyntheticVariant is the named variant given the synthetic estimates
+// of 3Sigma §6.3 in place of 3σPredict's (see Synthetic): the distribution
+// variants get the synthetic normal, 3sigma-nodist and pointrealest its
+// shifted mean as a point; pointperfest still knows the true runtime.
+func NewSyntheticVariant(cfg Config, variant string, syn Synthetic) (*ThreeSigma, error) {
+	if err := syn.Validate(); err != nil {
+		return nil, err
+	}
+	return newVariant(cfg, variant, func(pointOnly bool) Estimator {
+		return SyntheticEstimator{S: syn, PointOnly: pointOnly}
+	})
+}
+
+// newVariant sets the variant's over-estimate handling and builds it with
+// the estimator est returns (pointOnly for the point-estimate variants);
+// pointperfest ignores est.
+func newVariant(cfg Config, variant string, est func(pointOnly bool) Estimator) (*ThreeSigma, error) {
+	var e Estimator
 	switch variant {
 	case Name3Sigma:
-		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateAdaptive
+		e, cfg.Overestimate = est(false), utility.OverestimateAdaptive
 	case Name3SigmaNoDist:
-		est, cfg.Overestimate = &PredictorEstimator{P: p, PointOnly: true}, utility.OverestimateAdaptive
+		e, cfg.Overestimate = est(true), utility.OverestimateAdaptive
 	case Name3SigmaNoOE:
-		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateOff
+		e, cfg.Overestimate = est(false), utility.OverestimateOff
 	case Name3SigmaNoAdapt:
-		est, cfg.Overestimate = &PredictorEstimator{P: p}, utility.OverestimateAlways
+		e, cfg.Overestimate = est(false), utility.OverestimateAlways
 	case NamePointPerfEst:
-		est, cfg.Overestimate = PerfectEstimator{}, utility.OverestimateOff
+		e, cfg.Overestimate = PerfectEstimator{}, utility.OverestimateOff
 	case NamePointRealEst:
-		est, cfg.Overestimate = &PredictorEstimator{P: p, PointOnly: true}, utility.OverestimateOff
+		e, cfg.Overestimate = est(true), utility.OverestimateOff
 	default:
 		return nil, fmt.Errorf("planner: unknown 3sigma variant %q (want one of %s)", variant, strings.Join(Variants(), ", "))
 	}
-	return NewThreeSigma(variant, cfg, est)
+	return NewThreeSigma(variant, cfg, e)
 }
