@@ -148,10 +148,16 @@ func ParseMetrics(raw json.RawMessage) (Metrics, error) {
 // metricsJSON writes the metrics as one JSON object in List order, without
 // the timing metrics when deterministic.
 func metricsJSON(m Metrics, deterministic bool) json.RawMessage {
+	return metricListJSON(m.List(), deterministic)
+}
+
+// metricListJSON writes a metric list as one JSON object in its order,
+// without the timing metrics when deterministic.
+func metricListJSON(ms []Metric, deterministic bool) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	first := true
-	for _, v := range m.List() {
+	for _, v := range ms {
 		if v.Timing && deterministic {
 			continue
 		}

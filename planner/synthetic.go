@@ -21,10 +21,14 @@ import (
 type Synthetic struct {
 	Shift, ShiftSD, CoV float64
 	// Seed of the per-job shifts: job j's s is drawn from a PCG source
-	// seeded (Seed, j.ID), so a job gets the same estimate in every
+	// seeded by Seed and j.ID, so a job gets the same estimate in every
 	// scheduler and whatever order jobs are estimated in.
 	Seed uint64
 }
+
+// syntheticStream salts the per-job sources, so that they are not the
+// streams a generator seeded with the same seed draws from.
+const syntheticStream = 0x73796e7468000000
 
 // SyntheticShiftSD is the paper's σ of the per-job shift (§6.3: 0.1).
 const SyntheticShiftSD = 0.1
@@ -72,7 +76,7 @@ func (SyntheticEstimator) Observe(*workloads.Job, float64) {}
 
 // Estimate returns the job's synthetic distribution (see Synthetic).
 func (e SyntheticEstimator) Estimate(job *workloads.Job) (Estimate, error) {
-	rng := rand.New(rand.NewPCG(e.S.Seed, uint64(job.ID)))
+	rng := rand.New(rand.NewPCG(e.S.Seed, syntheticStream^uint64(job.ID)))
 	shift := e.S.Shift + e.S.ShiftSD*rng.NormFloat64()
 	mu := job.Runtime * math.Max(1+shift, minSyntheticFactor)
 	sigma := job.Runtime * e.S.CoV

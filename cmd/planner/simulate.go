@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
 	"github.com/spf13/pflag"
@@ -54,6 +55,17 @@ type simulateFlags struct {
 	config        string
 	deterministic bool
 	quiet         bool
+	estimateFlags
+}
+
+// estimateFlags replace or restrict the runtime knowledge of the planning
+// schedulers (the 3sigma variants) for the sensitivity studies of 3Sigma
+// §6.3–6.4.
+type estimateFlags struct {
+	samplesPerFeature int
+	synthetic         bool
+	syntheticShift    float64 // percent
+	syntheticCoV      float64 // percent
 }
 
 // simulateConfig is the "config" object of the JSON report: every setting
@@ -72,21 +84,48 @@ type simulateConfig struct {
 	Interval      string    `json:"interval"`
 	Horizon       string    `json:"horizon"`
 	Deterministic bool      `json:"deterministic"`
+	// Set only when used, so that a plain run's JSON does not change.
+	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
+	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	return runSimulateWith(args, stdout, stderr, schedulerRegistry())
 }
 
-// runSimulateWith is runSimulate with the registry given (for tests).
-func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
-	fs := pflag.NewFlagSet("simulate", pflag.ContinueOnError)
+// simulateUsage heads `planner simulate --help`.
+const simulateUsage = `Usage: planner simulate [flags]
+
+Plays one workload through each scheduler in the discrete-event cluster
+simulator and reports SLO miss rate, goodput, best-effort latency, JCT and
+utilisation per scheduler.
+` + solverTimeoutHelp + `
+Flags:`
+
+// solverTimeoutHelp explains --solver-timeout in both solve modes.
+const solverTimeoutHelp = `
+Solver time limit: with --deterministic=false a solve gets --solver-timeout
+of wall-clock time (default 75% of --interval) and results depend on the
+machine. With --deterministic (the default) solves are bounded by work, not
+the clock: --solver-timeout D > 0 becomes the number of local-search moves a
+solve of D makes on the reference 300-job, 256-node cycle,
+max(2, 20 moves/ms × (D − 80 ms)) — 10 ms → 2 moves (the rounded LP answer
+alone), 100 ms → 400, 1 s → 18,400, 5 s → 98,400 — and the wall clock is
+only a guard (10 × D, at least 10 s). Without --solver-timeout a
+deterministic solve makes 500 moves (about a 100 ms solve).
+`
+
+// newSimulateFlags registers the flags of one simulation on a new flag set:
+// simulate's own and, with extra flags, sweep's. The flag set is bound to
+// the returned struct.
+func newSimulateFlags(name string, stderr io.Writer, reg experiments.Registry) (*pflag.FlagSet, *simulateFlags) {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f simulateFlags
+	f := &simulateFlags{}
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", defaultSchedulers(reg), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
-	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "wall-clock limit of one solve (0: 75% of --interval; in deterministic mode only a guard)")
+	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
@@ -95,8 +134,18 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	fs.StringVar(&f.config, "config", "", "read settings from a JSON file whose keys are flag names; flags given on the command line win")
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fs.IntVar(&f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
+	fs.BoolVar(&f.synthetic, "synthetic", false, "give the 3sigma variants synthetic estimates N(μ = runtime·(1+s), σ = runtime·CoV), s ~ N(--synthetic-shift, 10%) per job, instead of 3σPredict's (3Sigma Fig. 8)")
+	fs.Float64Var(&f.syntheticShift, "synthetic-shift", 0, "mean shift of the synthetic estimates, percent of the runtime")
+	fs.Float64Var(&f.syntheticCoV, "synthetic-cov", 20, "width of the synthetic estimates: σ in percent of the runtime (0: a point estimate)")
+	return fs, f
+}
+
+// runSimulateWith is runSimulate with the registry given (for tests).
+func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
+	fs, f := newSimulateFlags("simulate", stderr, reg)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner simulate [flags]\n\nPlays one workload through each scheduler in the discrete-event cluster\nsimulator and reports SLO miss rate, goodput, best-effort latency, JCT and\nutilisation per scheduler.\n\nFlags:")
+		fmt.Fprintln(stderr, simulateUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -113,43 +162,18 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
 	}
-	in, params, err := loadInput(&f)
+	in, cfg, err := f.prepare()
 	if err != nil {
 		return err
-	}
-	timeout := f.solverTimeout
-	if timeout == 0 {
-		timeout = time.Duration(defaultSolveFraction * float64(f.interval))
-	}
-	solverName := f.solver
-	if solverName == "" {
-		solverName = solver.DefaultName
-	}
-	params.IntervalS = f.interval.Seconds()
-	params.HorizonS = f.horizon.Seconds()
-	params.Solver = solverName
-	params.SolverTimeoutS = timeout.Seconds()
-	params.Deterministic = f.deterministic
-	cfg := experiments.RunConfig{
-		Schedulers: f.schedulers,
-		Options: experiments.SchedulerOptions{Interval: f.interval, Horizon: f.horizon, Solver: f.solver,
-			SolverTimeout: timeout, Deterministic: f.deterministic, Seed: f.seed},
-		Sim:      experiments.SimConfig{Interval: f.interval.Seconds()},
-		Seed:     f.seed,
-		Params:   params,
-		Parallel: f.parallel,
 	}
 	if !f.quiet {
 		cfg.Progress = stderr
 	}
-	runs, err := experiments.Run(context.Background(), in, reg, cfg)
+	runs, err := experiments.Run(context.Background(), in, f.registry(reg), cfg)
 	if err != nil {
 		return err
 	}
-	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: simulateConfig{
-		Workload: f.workload, Schedulers: f.schedulers, Nodes: f.nodes, Hours: f.hours, Load: f.load,
-		Slack: f.slack, Seed: f.seed, Solver: solverName, SolverTimeout: timeout.String(),
-		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic}}
+	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig()}
 	if f.out != "" {
 		if err := rep.WriteDir(f.out); err != nil {
 			return fmt.Errorf("--out: %w", err)
@@ -165,6 +189,78 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
 		return rep.WriteTable(stdout)
 	}
+}
+
+// timeout is the reported solve limit: --solver-timeout, or 75% of the
+// interval.
+func (f *simulateFlags) timeout() time.Duration {
+	if f.solverTimeout == 0 {
+		return time.Duration(defaultSolveFraction * float64(f.interval))
+	}
+	return f.solverTimeout
+}
+
+// solverName is --solver or the default backend.
+func (f *simulateFlags) solverName() string {
+	if f.solver == "" {
+		return solver.DefaultName
+	}
+	return f.solver
+}
+
+// syntheticParams are the synthetic estimates in percent; nil when off.
+func (f *simulateFlags) syntheticParams() *experiments.SyntheticParams {
+	if !f.synthetic {
+		return nil
+	}
+	return &experiments.SyntheticParams{ShiftPct: f.syntheticShift, ShiftSDPct: 100 * planner.SyntheticShiftSD, CoVPct: f.syntheticCoV}
+}
+
+// effectiveConfig is the "config" object of the report: every setting that
+// affects results.
+func (f *simulateFlags) effectiveConfig() simulateConfig {
+	return simulateConfig{
+		Workload: f.workload, Schedulers: f.schedulers, Nodes: f.nodes, Hours: f.hours, Load: f.load,
+		Slack: f.slack, Seed: f.seed, Solver: f.solverName(), SolverTimeout: f.timeout().String(),
+		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
+		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
+}
+
+// prepare loads the workload and builds the run configuration of valid
+// flags.
+func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, error) {
+	in, params, err := loadInput(f)
+	if err != nil {
+		return experiments.Input{}, experiments.RunConfig{}, err
+	}
+	params.IntervalS = f.interval.Seconds()
+	params.HorizonS = f.horizon.Seconds()
+	params.Solver = f.solverName()
+	params.SolverTimeoutS = f.timeout().Seconds()
+	params.Deterministic = f.deterministic
+	params.SamplesPerFeature = f.samplesPerFeature
+	params.Synthetic = f.syntheticParams()
+	// In deterministic mode the planner turns a solve timeout into a work
+	// limit (planner.WorkLimitFor): it gets the timeout only when one was
+	// given, and the default work limit otherwise.
+	optTimeout := f.timeout()
+	if f.deterministic {
+		optTimeout = f.solverTimeout
+		params.WorkLimit = planner.DefaultWorkLimit
+		if f.solverTimeout > 0 {
+			params.WorkLimit = planner.WorkLimitFor(f.solverTimeout)
+		}
+	}
+	cfg := experiments.RunConfig{
+		Schedulers: f.schedulers,
+		Options: experiments.SchedulerOptions{Interval: f.interval, Horizon: f.horizon, Solver: f.solver,
+			SolverTimeout: optTimeout, Deterministic: f.deterministic, Seed: f.seed},
+		Sim:      experiments.SimConfig{Interval: f.interval.Seconds()},
+		Seed:     f.seed,
+		Params:   params,
+		Parallel: f.parallel,
+	}
+	return in, cfg, nil
 }
 
 func (f *simulateFlags) validate(reg experiments.Registry) error {
@@ -191,7 +287,7 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 			return fmt.Errorf("--solver: %w", err)
 		}
 	}
-	return nil
+	return f.estimateFlags.validate()
 }
 
 // loadInput generates or reads the workload.
