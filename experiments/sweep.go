@@ -47,10 +47,15 @@ type SweepPoint struct {
 	// Config is every setting that affects the point's results (marshalled
 	// to JSON for the hash that names its stored runs).
 	Config any
+	// Param is reported as every run's Params.Sweep (stored runs included).
+	Param *SweepParam
 	// Load builds the point's input and run configuration (called only
 	// when some scheduler's run is not stored yet). Schedulers, Slots and
 	// Progress of the RunConfig are set by the sweep.
 	Load func() (Input, RunConfig, error)
+	// Registry builds the point's schedulers (nil: Sweep.Registry), for
+	// settings that change how a scheduler is built.
+	Registry Registry
 }
 
 // SweepStats counts a sweep's runs: Computed now, Reused from Dir.
@@ -178,8 +183,17 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 		}
 		missing = append(missing, i)
 	}
+	defer func() {
+		for i := range out {
+			out[i].Params.Sweep = p.Param
+		}
+	}()
 	if len(missing) == 0 {
 		return 0, reused, nil
+	}
+	reg := p.Registry
+	if reg == nil {
+		reg = s.Registry
 	}
 	in, cfg, err := p.Load()
 	if err != nil {
@@ -194,7 +208,7 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 			defer wg.Done()
 			c := cfg
 			c.Schedulers = []string{s.Schedulers[i]}
-			runs, err := Run(ctx, in, s.Registry, c)
+			runs, err := Run(ctx, in, reg, c)
 			if err != nil {
 				errs[k] = fmt.Errorf("sweep point %s seed %d: %w", p.Value, p.Seed, err)
 				return

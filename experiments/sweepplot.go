@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -130,6 +131,19 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 		// Room above the highest point for the legend.
 		p.Y.Min = math.Min(0, ymin)
 		p.Y.Max = ymax + 0.3*math.Max(ymax-p.Y.Min, 1e-9)
+	}
+	// A margin either side of the first and last value, so that their
+	// points and bars are not cut by the frame.
+	if lo, hi := slices.Min(xs), slices.Max(xs); r.X != nil && r.LogX {
+		f := math.Pow(hi/lo, 0.04)
+		p.X.Min, p.X.Max = lo/f, hi*f
+	} else if pad := 0.04 * (hi - lo); pad > 0 {
+		p.X.Min, p.X.Max = lo-pad, hi+pad
+	} else {
+		p.X.Min, p.X.Max = lo-0.5, hi+0.5
+	}
+	if nseeds > 1 {
+		p.Title.Text += fmt.Sprintf(" (mean of %d seeds, bars: lowest to highest)", nseeds)
 	}
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())

@@ -41,6 +41,8 @@ Usage:
   planner version               the version and the solver backends compiled in
   planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
   planner simulate [flags]      play a workload through schedulers in the cluster simulator
+  planner sweep --vary FLAG=v1,v2,... | --study NAME [flags]
+                                simulate at every value of one flag (and seed); plots, report
   planner workload generate     write a generated workload file
   planner workload stats [FILE] summarise a workload
   planner predict eval          the estimate-error profile of 3σPredict on a workload
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runBenchSolver(rest[1:], stdout, stderr)
 	case "simulate":
 		return runSimulate(rest, stdout, stderr)
+	case "sweep":
+		return runSweep(rest, stdout, stderr)
 	case "workload":
 		return runWorkload(rest, stdout, stderr)
 	case "predict":

@@ -1,0 +1,424 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plannerhq/planner/experiments"
+	"github.com/spf13/pflag"
+)
+
+// study is a named sweep: the flag it varies with its default values, the
+// flags it fixes (unless given on the command line) and the x axis label.
+type study struct {
+	name, doc string
+	flag      string
+	values    []string
+	fixed     [][2]string
+	label     string
+}
+
+// paperSchedulers are the four systems of the 3Sigma paper's sensitivity
+// figures (Table 1).
+const paperSchedulers = "3sigma,pointperfest,pointrealest,prio"
+
+// studies are the named sweeps of `planner sweep --study`, after the
+// sensitivity analyses of 3Sigma §6.3–6.4 and the solver time limit study.
+var studies = []study{
+	{name: "slack", doc: "deadline slack 20…180% (3Sigma Fig. 7)", flag: "slack",
+		values: []string{"20", "40", "60", "80", "100", "120", "140", "160", "180"},
+		fixed:  [][2]string{{"schedulers", paperSchedulers}}, label: "deadline slack (%)"},
+	{name: "load", doc: "offered load 1.0…1.6 (Fig. 9)", flag: "load",
+		values: []string{"1.0", "1.2", "1.4", "1.6"},
+		fixed:  [][2]string{{"schedulers", paperSchedulers}}, label: "offered load (node-hours submitted / capacity)"},
+	{name: "samples", doc: "runtimes per feature value 5…100 (Fig. 10)", flag: "samples-per-feature",
+		values: []string{"5", "10", "25", "50", "75", "100"},
+		fixed:  [][2]string{{"schedulers", paperSchedulers}}, label: "runtimes per feature value"},
+	{name: "shift", doc: "synthetic estimates, shift −60…+60% at CoV 20%, 2 h (Fig. 8)", flag: "synthetic-shift",
+		values: []string{"-60", "-40", "-20", "0", "20", "40", "60"},
+		fixed:  [][2]string{{"synthetic", "true"}, {"synthetic-cov", "20"}, {"hours", "2"}, {"schedulers", "3sigma,pointrealest,pointperfest,prio"}},
+		label:  "distribution shift (% of runtime)"},
+	{name: "width", doc: "synthetic estimates, CoV 0…80% at shift 0, 2 h (Fig. 8)", flag: "synthetic-cov",
+		values: []string{"0", "10", "20", "40", "60", "80"},
+		fixed:  [][2]string{{"synthetic", "true"}, {"hours", "2"}, {"schedulers", "3sigma,pointrealest,pointperfest,prio"}},
+		label:  "distribution width: σ (% of runtime)"},
+	{name: "solver-timeout", doc: "solver time limit 10 ms…5 s, 2 h (work-limited, see above)", flag: "solver-timeout",
+		values: []string{"10ms", "30ms", "100ms", "300ms", "1s", "3s", "5s"},
+		fixed:  [][2]string{{"hours", "2"}, {"schedulers", "3sigma,pointrealest,prio"}},
+		label:  "solver time limit (s)"},
+	{name: "nodes", doc: "cluster size 64…512 nodes at constant load", flag: "nodes",
+		values: []string{"64", "128", "256", "512"},
+		fixed:  [][2]string{{"schedulers", paperSchedulers}}, label: "cluster size (nodes)"},
+}
+
+func findStudy(name string) (study, error) {
+	names := make([]string, len(studies))
+	for i, s := range studies {
+		if s.name == name {
+			return s, nil
+		}
+		names[i] = s.name
+	}
+	return study{}, fmt.Errorf("--study: unknown study %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// notVaried are simulate flags a sweep cannot vary, and why.
+var notVaried = map[string]string{
+	"schedulers": "the schedulers are the lines of every plot",
+	"seed":       "use --seeds",
+	"format":     "it does not change results",
+	"out":        "it does not change results",
+	"config":     "it does not change results",
+	"parallel":   "it does not change results",
+	"quiet":      "it does not change results",
+}
+
+// flagUnits are the units of the x axis of a varied flag (durations are in
+// seconds).
+var flagUnits = map[string]string{
+	"slack": "%", "nodes": "nodes", "load": "node-hours / capacity", "hours": "h", "synthetic-shift": "%", "synthetic-cov": "%",
+	"samples-per-feature": "runtimes",
+}
+
+const sweepUsage = `Usage: planner sweep (--vary FLAG=v1,v2,... | --study NAME) [--seeds 1-3] [simulate flags]
+
+Runs 'planner simulate' at every value of one simulate flag and every seed,
+and reports each metric against the value: one run per (value, seed,
+scheduler) in the JSON ("params.sweep" names the flag and value; with
+several seeds "means" holds the mean over seeds per value and scheduler),
+the means in the table, every run in the CSV. With --out DIR it writes
+results.json, a line plot per metric (PNG and SVG: x = the value, a line per
+scheduler through the means, a bar from the lowest to the highest seed) and
+report.md with the plots and this command; each finished run is stored in
+DIR/points, named by a hash of its full configuration, so running the same
+command again computes only what is missing (after changing the code,
+delete DIR/points).
+
+A value of a list flag (--slack) is one element; join elements with '/'
+(--vary slack=20/40,60/80). Durations are plotted in seconds.
+` + solverTimeoutHelp
+
+// runSweep is `planner sweep`.
+func runSweep(args []string, stdout, stderr io.Writer) error {
+	return runSweepWith(args, stdout, stderr, schedulerRegistry())
+}
+
+// sweepFlags are sweep's own flags.
+type sweepFlags struct {
+	vary, study, seeds string
+}
+
+// runSweepWith is runSweep with the registry given (for tests).
+func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
+	fs, base := newSimulateFlags("sweep", stderr, reg)
+	var sf sweepFlags
+	fs.StringVar(&sf.vary, "vary", "", "the simulate flag to vary and its values: FLAG=v1,v2,...")
+	fs.StringVar(&sf.study, "study", "", "a named sweep (below); --vary with its flag replaces its values")
+	fs.StringVar(&sf.seeds, "seeds", "", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
+	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this directory"
+	fs.Usage = func() {
+		fmt.Fprint(stderr, sweepUsage+"\n")
+		fmt.Fprintln(stderr, "Studies (each fixes its schedulers and the flags shown unless given):")
+		for _, s := range studies {
+			fixed := make([]string, len(s.fixed))
+			for i, kv := range s.fixed {
+				fixed[i] = "--" + kv[0] + " " + kv[1]
+			}
+			fmt.Fprintf(stderr, "  %-15s %s\n  %-15s --vary %s=%s; %s\n", s.name, s.doc, "", s.flag, strings.Join(s.values, ","), strings.Join(fixed, " "))
+		}
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("sweep: unexpected argument %q", fs.Arg(0))}
+	}
+	if base.config != "" {
+		if err := applyConfigFile(fs, base.config); err != nil {
+			return usageError{err}
+		}
+	}
+	sw, err := planSweep(fs, base, sf, reg)
+	if err != nil {
+		return usageError{err}
+	}
+	sw.Command = "planner sweep " + shellJoin(args)
+	if !base.quiet {
+		sw.Progress = stderr
+	}
+	return sw.run(stdout)
+}
+
+// sweepPlan is a validated sweep.
+type sweepPlan struct {
+	study    string
+	flag     string
+	label    string
+	unit     string
+	values   []string
+	x        []float64 // nil: a nominal axis
+	seeds    []uint64
+	base     *simulateFlags
+	points   []*simulateFlags // per (value, seed), value-major
+	reg      experiments.Registry
+	Command  string
+	Progress io.Writer
+}
+
+// planSweep checks the sweep's flags and builds the flags of every point.
+func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experiments.Registry) (*sweepPlan, error) {
+	p := &sweepPlan{base: base, reg: reg, study: sf.study}
+	var flag string
+	var values []string
+	if sf.vary != "" {
+		var ok bool
+		var list string
+		flag, list, ok = strings.Cut(sf.vary, "=")
+		flag = strings.TrimPrefix(flag, "--")
+		if !ok || flag == "" {
+			return nil, fmt.Errorf("--vary %s: want FLAG=v1,v2,...", sf.vary)
+		}
+		if list == "" {
+			return nil, fmt.Errorf("--vary %s: no values", sf.vary)
+		}
+		values = strings.Split(list, ",")
+	}
+	if sf.study != "" {
+		st, err := findStudy(sf.study)
+		if err != nil {
+			return nil, err
+		}
+		if flag != "" && flag != st.flag {
+			return nil, fmt.Errorf("--vary %s: study %s varies --%s", sf.vary, st.name, st.flag)
+		}
+		flag, p.label = st.flag, st.label
+		if values == nil {
+			values = st.values
+		}
+		for _, kv := range st.fixed {
+			if !fs.Changed(kv[0]) {
+				if err := fs.Set(kv[0], kv[1]); err != nil {
+					return nil, fmt.Errorf("--study %s: --%s %s: %w", st.name, kv[0], kv[1], err)
+				}
+			}
+		}
+	}
+	if flag == "" {
+		return nil, errors.New("sweep: give --vary FLAG=v1,v2,... or --study NAME")
+	}
+	fl := fs.Lookup(flag)
+	if fl == nil || slices.Contains([]string{"vary", "study", "seeds"}, flag) {
+		return nil, fmt.Errorf("--vary %s: unknown simulate flag --%s", sf.vary, flag)
+	}
+	if why, ok := notVaried[flag]; ok {
+		return nil, fmt.Errorf("--vary: --%s cannot be varied: %s", flag, why)
+	}
+	if fs.Changed(flag) {
+		return nil, fmt.Errorf("--vary: --%s is both varied and given", flag)
+	}
+	if err := base.validate(reg); err != nil {
+		return nil, err
+	}
+	p.flag, p.values = flag, values
+	p.unit = flagUnits[flag]
+	if fl.Value.Type() == "duration" {
+		p.unit = "s"
+	}
+	if p.label == "" {
+		p.label = "--" + flag
+		if p.unit != "" {
+			p.label += " (" + p.unit + ")"
+		}
+	}
+	p.seeds = []uint64{base.seed}
+	if sf.seeds != "" {
+		if fs.Changed("seed") {
+			return nil, errors.New("--seeds: give --seed or --seeds, not both")
+		}
+		var err error
+		if p.seeds, err = parseSeeds(sf.seeds); err != nil {
+			return nil, fmt.Errorf("--seeds: %w", err)
+		}
+	}
+	seen := map[string]bool{}
+	numeric := true
+	for _, v := range values {
+		if v == "" {
+			return nil, fmt.Errorf("--vary %s=%s: empty value", flag, strings.Join(values, ","))
+		}
+		if seen[v] {
+			return nil, fmt.Errorf("--vary %s: value %q given twice", flag, v)
+		}
+		seen[v] = true
+		for _, seed := range p.seeds {
+			pf, err := pointFlags(base, flag, v, seed, reg)
+			if err != nil {
+				return nil, err
+			}
+			p.points = append(p.points, pf)
+		}
+		x, ok := xValue(fl, v)
+		numeric = numeric && ok
+		p.x = append(p.x, x)
+	}
+	if !numeric {
+		p.x = nil
+	}
+	return p, nil
+}
+
+// pointFlags are base with --flag set to value and the seed.
+func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (*simulateFlags, error) {
+	fs, pf := newSimulateFlags("point", io.Discard, reg)
+	*pf = *base // the flag set stays bound to pf's fields
+	pf.slack = slices.Clone(base.slack)
+	pf.schedulers = slices.Clone(base.schedulers)
+	fl := fs.Lookup(flag)
+	set := value
+	if _, ok := fl.Value.(pflag.SliceValue); ok {
+		set = strings.ReplaceAll(value, "/", ",")
+	}
+	if err := fs.Set(flag, set); err != nil {
+		return nil, fmt.Errorf("--vary %s=%s: %v", flag, value, err)
+	}
+	pf.seed = seed
+	if err := pf.validate(reg); err != nil {
+		return nil, fmt.Errorf("--vary %s=%s: %w", flag, value, err)
+	}
+	return pf, nil
+}
+
+// xValue is a value's position on the x axis: the number, a duration in
+// seconds; ok is false for anything else (a workload file, a list).
+func xValue(fl *pflag.Flag, v string) (float64, bool) {
+	if fl.Value.Type() == "duration" {
+		d, err := time.ParseDuration(v)
+		return d.Seconds(), err == nil
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	return x, err == nil && !math.IsNaN(x) && !math.IsInf(x, 0)
+}
+
+// sweepConfig is the "config" object of a sweep's JSON.
+type sweepConfig struct {
+	Study  string         `json:"study,omitempty"`
+	Vary   string         `json:"vary"`
+	Values []string       `json:"values"`
+	Seeds  []uint64       `json:"seeds"`
+	Base   simulateConfig `json:"base"`
+}
+
+// pointConfig is the configuration a stored run's hash covers: every
+// setting of the point that affects results (not the scheduler list: each
+// scheduler's run is stored on its own) and, for a workload file, a hash
+// of its content.
+type pointConfig struct {
+	simulateConfig
+	WorkloadSHA256 string `json:"workload_sha256,omitempty"`
+}
+
+func (p *sweepPlan) run(stdout io.Writer) error {
+	b := p.base
+	fileHash := map[string]string{}
+	sw := &experiments.Sweep{Schedulers: b.schedulers, Registry: p.reg, Dir: b.out, Parallel: b.parallel,
+		Deterministic: b.deterministic, Progress: p.Progress}
+	for i, pf := range p.points {
+		cfg := pointConfig{simulateConfig: pf.effectiveConfig()}
+		cfg.Schedulers = nil
+		if pf.workload != "google" {
+			h, ok := fileHash[pf.workload]
+			if !ok {
+				var err error
+				if h, err = hashFile(pf.workload); err != nil {
+					return fmt.Errorf("--workload: %w", err)
+				}
+				fileHash[pf.workload] = h
+			}
+			cfg.WorkloadSHA256 = h
+		}
+		value := p.values[i/len(p.seeds)]
+		param := &experiments.SweepParam{Flag: p.flag, Value: value, Unit: p.unit}
+		if p.x != nil {
+			x := p.x[i/len(p.seeds)]
+			param.X = &x
+		}
+		sw.Points = append(sw.Points, experiments.SweepPoint{Value: p.flag + "=" + value, Seed: pf.seed, Config: cfg, Param: param,
+			Load: func() (experiments.Input, experiments.RunConfig, error) {
+				in, rc, err := pf.prepare()
+				return in, rc, err
+			},
+			Registry: pf.registry(p.reg)})
+	}
+	runs, stats, err := sw.Run(context.Background())
+	if err != nil {
+		return err
+	}
+	if p.Progress != nil {
+		fmt.Fprintf(p.Progress, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+	}
+	base := b.effectiveConfig()
+	rep := &experiments.SweepReport{
+		Config: sweepConfig{Study: p.study, Vary: p.flag, Values: p.values, Seeds: p.seeds, Base: base},
+		Flag:   p.flag, Label: p.label, Values: p.values, X: p.x, LogX: logAxis(p.x),
+		Schedulers: b.schedulers, Seeds: p.seeds, Runs: runs, Deterministic: b.deterministic, Command: p.Command,
+	}
+	if b.out != "" {
+		if err := rep.WriteDir(b.out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	switch b.format {
+	case "json":
+		return rep.WriteJSON(stdout)
+	case "csv":
+		return rep.WriteCSV(stdout)
+	default:
+		return rep.WriteTable(stdout)
+	}
+}
+
+// logAxis: positive values spanning two decades or more are plotted on a
+// log scale.
+func logAxis(x []float64) bool {
+	if len(x) < 2 {
+		return false
+	}
+	lo, hi := slices.Min(x), slices.Max(x)
+	return lo > 0 && hi/lo >= 100
+}
+
+func hashFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// shellJoin quotes args for a POSIX shell where needed.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=.,/:+%@", r))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/planner"
+)
+
+// tinySweep is a quick sweep setting: 16 nodes, 20 minutes, two prio
+// schedulers.
+var tinySweep = []string{"--nodes", "16", "--hours", "0.34", "--schedulers", "prio,prio-nopreempt", "--quiet", "--parallel", "2"}
+
+func sweepArgs(extra ...string) []string {
+	return append(append([]string{}, tinySweep...), extra...)
+}
+
+// countingSchedulers is the scheduler registry with every factory counting
+// the runs it builds.
+func countingSchedulers(n *atomic.Int64) experiments.Registry {
+	reg := schedulerRegistry()
+	for name, f := range reg {
+		reg[name] = func(o experiments.SchedulerOptions) (planner.Scheduler, error) {
+			n.Add(1)
+			return f(o)
+		}
+	}
+	return reg
+}
+
+func sweepCLI(t *testing.T, reg experiments.Registry, args ...string) (string, error) {
+	t.Helper()
+	var out, errb strings.Builder
+	err := runSweepWith(args, &out, &errb, reg)
+	return out.String(), err
+}
+
+type sweepJSON struct {
+	Config map[string]any
+	Runs   []struct {
+		Scheduler string
+		Seed      uint64
+		Params    struct {
+			Load  float64
+			Sweep struct{ Flag, Value string }
+		}
+		Metrics map[string]*float64
+	}
+	Means []struct{ Scheduler, Value string }
+}
+
+func TestSweepJSONAndResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	var built atomic.Int64
+	reg := countingSchedulers(&built)
+	args := sweepArgs("--vary", "load=0.8,1.4", "--seeds", "1-2", "--format", "json", "--out", dir)
+	out, err := sweepCLI(t, reg, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep sweepJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	// 2 values × 2 seeds × 2 schedulers, in (value, seed, scheduler) order.
+	if len(rep.Runs) != 8 || built.Load() != 8 {
+		t.Fatalf("%d runs, %d built; want 8", len(rep.Runs), built.Load())
+	}
+	for i, r := range rep.Runs {
+		value := []string{"0.8", "1.4"}[i/4]
+		if r.Scheduler != []string{"prio", "prio-nopreempt"}[i%2] || r.Seed != uint64(1+i/2%2) ||
+			r.Params.Sweep.Flag != "load" || r.Params.Sweep.Value != value || r.Params.Load != map[string]float64{"0.8": 0.8, "1.4": 1.4}[value] {
+			t.Errorf("run %d: %+v", i, r)
+		}
+		if r.Metrics["slo_miss_rate"] == nil {
+			t.Errorf("run %d lacks slo_miss_rate", i)
+		}
+	}
+	if len(rep.Means) != 4 || rep.Config["vary"] != "load" {
+		t.Errorf("means %+v, config %v", rep.Means, rep.Config)
+	}
+	for _, f := range []string{"results.json", "report.md", "slo_miss_rate.png", "slo_miss_rate.svg", "goodput_machine_hours.png", "goodput_machine_hours.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "planner sweep "+strings.Join(args, " ")) {
+		t.Errorf("report.md does not state the command:\n%s", md)
+	}
+
+	// The same sweep again: nothing is computed, the output is the same.
+	built.Store(0)
+	again, err := sweepCLI(t, reg, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built.Load() != 0 || again != out {
+		t.Errorf("resumed sweep built %d runs (want 0); output equal: %v", built.Load(), again == out)
+	}
+	// A changed flag invalidates every point.
+	built.Store(0)
+	if _, err := sweepCLI(t, reg, sweepArgs("--vary", "load=0.8,1.4", "--seeds", "1-2", "--format", "json", "--out", dir, "--interval", "30s")...); err != nil {
+		t.Fatal(err)
+	}
+	if built.Load() != 8 {
+		t.Errorf("after changing --interval %d runs built, want 8", built.Load())
+	}
+}
+
+func TestSweepStudyAndFormats(t *testing.T) {
+	var n atomic.Int64
+	out, err := sweepCLI(t, countingSchedulers(&n), sweepArgs("--study", "slack", "--vary", "slack=20,100/180", "--format", "csv")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "slack,scheduler,workload,seed,slo_miss_rate,") || !strings.HasPrefix(lines[3], "100/180,prio,") {
+		t.Errorf("csv:\n%s", out)
+	}
+	out, err = sweepCLI(t, countingSchedulers(&n), sweepArgs("--vary", "solver-timeout=10ms,1s")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "SLO miss %") || !strings.Contains(out, "10ms") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+func TestSweepBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing to vary", sweepArgs(), "--vary"},
+		{"unknown flag", sweepArgs("--vary", "loads=1,2"), "unknown simulate flag --loads"},
+		{"no equals", sweepArgs("--vary", "load"), "want FLAG=v1,v2"},
+		{"no values", sweepArgs("--vary", "load="), "no values"},
+		{"empty value", sweepArgs("--vary", "load=1,,2"), "empty value"},
+		{"bad value", sweepArgs("--vary", "load=1,x"), "--vary load=x"},
+		{"invalid value", sweepArgs("--vary", "load=1,-1"), "--load: must be > 0"},
+		{"bad duration", sweepArgs("--vary", "solver-timeout=1s,soon"), "--vary solver-timeout=soon"},
+		{"repeated value", sweepArgs("--vary", "load=1,1"), "given twice"},
+		{"not variable", sweepArgs("--vary", "parallel=1,2"), "does not change results"},
+		{"varied and given", sweepArgs("--vary", "hours=1,2", "--hours", "1"), "both varied and given"},
+		{"unknown study", sweepArgs("--study", "speed"), "unknown study"},
+		{"study of another flag", sweepArgs("--study", "slack", "--vary", "load=1"), "study slack varies --slack"},
+		{"bad seeds", sweepArgs("--vary", "load=1", "--seeds", "3-1"), "--seeds"},
+		{"seed and seeds", sweepArgs("--vary", "load=1", "--seeds", "1-2", "--seed", "4"), "not both"},
+		{"synthetic with samples", sweepArgs("--vary", "synthetic-shift=0,10", "--synthetic", "--samples-per-feature", "5"), "--samples-per-feature"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var n atomic.Int64
+			_, err := sweepCLI(t, countingSchedulers(&n), tc.args...)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Errorf("error %q, want one line containing %q", msg, tc.want)
+			}
+			if exitCode(err) != 2 {
+				t.Errorf("exit code %d, want 2", exitCode(err))
+			}
+			if n.Load() != 0 {
+				t.Errorf("%d runs built before the error", n.Load())
+			}
+		})
+	}
+}
+
+// TestSimulateEstimateFlags: the synthetic and sample-limited estimates
+// reach the 3sigma variants (their results change) and are reported.
+func TestSimulateEstimateFlags(t *testing.T) {
+	args := []string{"simulate", "--nodes", "16", "--hours", "0.5", "--quiet", "--schedulers", "pointrealest", "--format", "json"}
+	base, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{{"--synthetic", "--synthetic-shift", "60", "--synthetic-cov", "0"}, {"--samples-per-feature", "1"}} {
+		out, _, err := runCLI(t, append(args, extra...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct{ Runs []struct{ Params map[string]any } }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		p := rep.Runs[0].Params
+		if (extra[0] == "--synthetic") != (p["synthetic"] != nil) || (extra[0] == "--samples-per-feature") != (p["samples_per_feature"] == 1.0) {
+			t.Errorf("%v: params %v", extra, p)
+		}
+		if out == base {
+			t.Errorf("%v changed nothing", extra)
+		}
+	}
+}

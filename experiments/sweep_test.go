@@ -1,0 +1,194 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/plannerhq/planner/planner"
+)
+
+// countingRegistry is testRegistry whose factories count the runs built.
+func countingRegistry(n *atomic.Int64) Registry {
+	reg := Registry{}
+	for name, f := range testRegistry() {
+		reg[name] = func(o SchedulerOptions) (planner.Scheduler, error) {
+			n.Add(1)
+			return f(o)
+		}
+	}
+	return reg
+}
+
+// testSweep sweeps the job count of randomInput over values and seeds.
+func testSweep(dir string, reg Registry, values []int, seeds []uint64, parallel int) *Sweep {
+	sw := &Sweep{Schedulers: []string{"prio", "prio-preempt"}, Registry: reg, Dir: dir, Parallel: parallel, Deterministic: true}
+	for _, v := range values {
+		for _, seed := range seeds {
+			x := float64(v)
+			sw.Points = append(sw.Points, SweepPoint{Value: strconv.Itoa(v), Seed: seed,
+				Config: map[string]any{"jobs": v, "seed": seed},
+				Param:  &SweepParam{Flag: "jobs", Value: strconv.Itoa(v), X: &x},
+				Load: func() (Input, RunConfig, error) {
+					return randomInput(seed, v, 1800), RunConfig{Sim: SimConfig{Interval: 60}, Seed: seed}, nil
+				}})
+		}
+	}
+	return sw
+}
+
+func TestSweepResume(t *testing.T) {
+	dir := t.TempDir()
+	var built atomic.Int64
+	reg := countingRegistry(&built)
+	runs, stats, err := testSweep(dir, reg, []int{10, 20}, []uint64{1, 2}, 2).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 8 || stats.Computed != 8 || built.Load() != 8 {
+		t.Fatalf("%d runs, %+v, %d built; want 8 computed", len(runs), stats, built.Load())
+	}
+	for i, r := range runs {
+		if want := []string{"prio", "prio-preempt"}[i%2]; r.Scheduler != want || r.Params.Sweep == nil || r.Params.Sweep.Value != []string{"10", "20"}[i/4] {
+			t.Errorf("run %d: %s %+v", i, r.Scheduler, r.Params.Sweep)
+		}
+	}
+	// Again, with one more value: only the new value's runs are computed,
+	// and the reused ones read back equal.
+	built.Store(0)
+	again, stats, err := testSweep(dir, reg, []int{10, 20, 30}, []uint64{1, 2}, 1).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Computed != 4 || stats.Reused != 8 || built.Load() != 4 {
+		t.Fatalf("second run: %+v, %d built; want 4 computed, 8 reused", stats, built.Load())
+	}
+	for i := range runs {
+		a, b := metricsJSON(runs[i].Metrics, true), metricsJSON(again[i].Metrics, true)
+		if !bytes.Equal(a, b) {
+			t.Errorf("run %d read back as %s, was %s", i, b, a)
+		}
+	}
+	// A changed configuration is a different key: nothing reused.
+	built.Store(0)
+	sw := testSweep(dir, reg, []int{10}, []uint64{1}, 1)
+	sw.Points[0].Config = map[string]any{"jobs": 10, "seed": 1, "interval": 30}
+	if _, stats, err = sw.Run(context.Background()); err != nil || stats.Reused != 0 || built.Load() != 2 {
+		t.Errorf("changed config: %+v, %d built, %v", stats, built.Load(), err)
+	}
+}
+
+// TestSweepParallelIndependent: the runs do not depend on --parallel.
+func TestSweepParallelIndependent(t *testing.T) {
+	var n atomic.Int64
+	a, _, err := testSweep("", countingRegistry(&n), []int{15, 25}, []uint64{3}, 1).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := testSweep("", countingRegistry(&n), []int{15, 25}, []uint64{3}, 3).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if !bytes.Equal(metricsJSON(a[i].Metrics, true), metricsJSON(b[i].Metrics, true)) {
+			t.Errorf("run %d differs between parallel 1 and 3", i)
+		}
+	}
+}
+
+func TestSweepCorruptStoredRun(t *testing.T) {
+	dir := t.TempDir()
+	var n atomic.Int64
+	sw := testSweep(dir, countingRegistry(&n), []int{10}, []uint64{1}, 1)
+	if _, _, err := sw.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	key, _, _ := RunKey(sw.Points[0].Config, "prio")
+	path := filepath.Join(dir, "points", key+".json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := sw.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %v, want one line naming %s", err, path)
+	}
+}
+
+func TestMeanMetrics(t *testing.T) {
+	a, b := Metrics{SLOMissRate: 0.2, Fallbacks: 1}, Metrics{SLOMissRate: 0.4, Fallbacks: 2}
+	c := Metrics{SLOMissRate: math.NaN(), Fallbacks: 3} // undefined: left out of the mean
+	m := MeanMetrics([]Metrics{a, b, c})
+	if v := metricValue(m, "slo_miss_rate"); v < 0.3-1e-12 || v > 0.3+1e-12 {
+		t.Errorf("slo_miss_rate mean %v, want 0.3", v)
+	}
+	if v := metricValue(m, "fallbacks"); v != 2 {
+		t.Errorf("fallbacks mean %v, want 2", v)
+	}
+}
+
+func TestParseMetricsRoundTrip(t *testing.T) {
+	m := Metrics{SLOMissRate: 0.25, Goodput: 3.5, Fallbacks: 4, Cycles: 9, CycleMsP99: 12}
+	m.BELatencyMean = math.NaN()
+	got, err := ParseMetrics(metricsJSON(m, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(metricsJSON(got, false), metricsJSON(m, false)) {
+		t.Errorf("round trip %s, want %s", metricsJSON(got, false), metricsJSON(m, false))
+	}
+	if _, err := ParseMetrics(json.RawMessage(`{"slo_miss":1}`)); err == nil {
+		t.Error("unknown metric accepted")
+	}
+}
+
+func TestSweepReportFiles(t *testing.T) {
+	var n atomic.Int64
+	runs, _, err := testSweep("", countingRegistry(&n), []int{10, 20}, []uint64{1, 2}, 2).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rep := &SweepReport{Config: map[string]any{"vary": "jobs"}, Flag: "jobs", Label: "jobs (count)",
+		Values: []string{"10", "20"}, X: []float64{10, 20}, Schedulers: []string{"prio", "prio-preempt"},
+		Seeds: []uint64{1, 2}, Runs: runs, Deterministic: true, Command: "planner sweep --vary jobs=10,20"}
+	if err := rep.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"planner sweep --vary jobs=10,20", "](slo_miss_rate.png)", "slo_miss_rate.svg"} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	for _, pm := range rep.plotMetrics() {
+		for _, ext := range []string{".png", ".svg"} {
+			if st, err := os.Stat(filepath.Join(dir, pm.name+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("%s%s: %v", pm.name, ext, err)
+			}
+		}
+	}
+	var out struct {
+		Runs  []json.RawMessage
+		Means []struct {
+			Scheduler, Value string
+			Seeds            []uint64
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Runs) != 8 || len(out.Means) != 4 || out.Means[3].Scheduler != "prio-preempt" || out.Means[3].Value != "20" {
+		t.Errorf("%d runs, means %+v", len(out.Runs), out.Means)
+	}
+}
