@@ -187,7 +187,9 @@ func TestSimulateEstimateFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep struct{ Runs []struct{ Params map[string]any } }
+		var rep struct {
+			Runs []struct{ Params map[string]any }
+		}
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)
 		}
