@@ -43,7 +43,10 @@ bench: build
 	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --timeout 1s
 
 # The long comparisons behind BENCHMARKS.md and the acceptance numbers:
-# seeds 1–3 at the default slack and at 20% slack, and the solver goals.
+# seeds 1–3 at the default slack and at 20% slack, the solver goals, and
+# the slack (20…180%) and solver-time-limit (10 ms…5 s) sweeps with their
+# plots and report.md (resumable: an interrupted sweep continues where it
+# stopped).
 RESULTS ?= results
 experiments: build
 	mkdir -p $(RESULTS)
@@ -52,6 +55,8 @@ experiments: build
 	  ./$(BIN) simulate --seed $$s --slack 20 --format json --quiet > $(RESULTS)/google-slack20-seed$$s.json; \
 	done
 	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --timeout 1s --reference 60s --format json > $(RESULTS)/solver-bench.json
+	./$(BIN) sweep --study slack --workload google --seeds 1-3 --parallel 2 --quiet --format json --out $(RESULTS)/sweep-slack > $(RESULTS)/sweep-slack.json
+	./$(BIN) sweep --study solver-timeout --workload google --seeds 1-3 --parallel 2 --quiet --format json --out $(RESULTS)/sweep-solver-timeout > $(RESULTS)/sweep-solver-timeout.json
 
 lint: deps
 	$(GO) vet ./...
