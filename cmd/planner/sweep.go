@@ -132,7 +132,7 @@ func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Regis
 		for _, s := range studies {
 			fixed := make([]string, len(s.fixed))
 			for i, kv := range s.fixed {
-				fixed[i] = "--" + kv[0] + " " + kv[1]
+				fixed[i] = "--" + kv[0] + "=" + kv[1]
 			}
 			fmt.Fprintf(stderr, "  %-15s %s\n  %-15s --vary %s=%s; %s\n", s.name, s.doc, "", s.flag, strings.Join(s.values, ","), strings.Join(fixed, " "))
 		}
