@@ -1,0 +1,97 @@
+package workloads
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+// TestTermsMatchGenerator checks that ClassRules.Terms reproduces the
+// deadline, preferred racks and value GenerateGoogle gives each job, so
+// importers and the generator share one set of rules.
+func TestTermsMatchGenerator(t *testing.T) {
+	p := DefaultGoogleParams()
+	p.Hours, p.HistoryJobs, p.Seed = 1, 50, 9
+	p.SlackPct = []float64{10, 30, 170}
+	w := generate(t, p)
+	r := DefaultClassRules()
+	r.SlackPct, r.Seed = p.SlackPct, p.Seed
+	racks := len(w.Header.Cluster.PartitionNodes)
+	slo := 0
+	for _, sec := range [][]Job{w.Jobs, w.History} {
+		for _, want := range sec {
+			got := want
+			got.Deadline, got.Preferred, got.Value = -1, []int{99}, -1
+			r.Terms(&got, racks)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("job %d: Terms gave %+v, generator %+v", want.ID, got, want)
+			}
+			if want.Class == SLO {
+				slo++
+			}
+		}
+	}
+	if slo == 0 {
+		t.Fatal("no SLO job in the generated workload")
+	}
+}
+
+func TestAssignClasses(t *testing.T) {
+	mk := func(work ...float64) []Job {
+		jobs := make([]Job, len(work))
+		for i, w := range work {
+			jobs[i] = Job{ID: i, Nodes: 1, Runtime: w}
+		}
+		return jobs
+	}
+	tests := []struct {
+		name  string
+		share float64
+		work  []float64
+		want  []Class
+	}{
+		{"even mix alternates", 0.5, []float64{10, 10, 10, 10}, []Class{SLO, BestEffort, SLO, BestEffort}},
+		{"big job starves its class", 0.5, []float64{100, 10, 10, 10}, []Class{SLO, BestEffort, BestEffort, BestEffort}},
+		{"all slo", 1, []float64{1, 2}, []Class{SLO, SLO}},
+		{"all be", 0, []float64{1, 2}, []Class{BestEffort, BestEffort}},
+		// Targets 1:3: after SLO 10, BE takes jobs until 10/0.25 ≤ be/0.75.
+		{"quarter slo", 0.25, []float64{10, 10, 10, 10, 10}, []Class{SLO, BestEffort, BestEffort, BestEffort, SLO}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := DefaultClassRules()
+			r.SLOShare = tc.share
+			jobs := mk(tc.work...)
+			r.AssignClasses(jobs)
+			for i, j := range jobs {
+				if j.Class != tc.want[i] {
+					t.Fatalf("job %d class %v, want %v (all: %v)", i, j.Class, tc.want[i], jobs)
+				}
+			}
+		})
+	}
+}
+
+func TestClassRulesValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(r *ClassRules)
+		ok     bool
+	}{
+		{"defaults", func(*ClassRules) {}, true},
+		{"share", func(r *ClassRules) { r.SLOShare = 1.1 }, false},
+		{"no slack", func(r *ClassRules) { r.SlackPct = nil }, false},
+		{"nan slack", func(r *ClassRules) { r.SlackPct = []float64{math.NaN()} }, false},
+		{"fraction", func(r *ClassRules) { r.PreferredFraction = 0 }, false},
+		{"value", func(r *ClassRules) { r.SLOValue = math.Inf(1) }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := DefaultClassRules()
+			tc.mutate(&r)
+			if err := r.Validate(); (err == nil) != tc.ok {
+				t.Fatalf("Validate() = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
