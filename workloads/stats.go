@@ -10,13 +10,18 @@ import (
 )
 
 // Summary describes the window jobs of a workload (history is only
-// counted). Loads are offered node-hours (nodes × runtime on preferred
-// nodes) / (cluster nodes × window hours).
+// counted, except in the CoV distributions). Loads are offered node-hours
+// (nodes × runtime on preferred nodes) / (Nodes × window hours).
 type Summary struct {
-	Generator   string  `json:"generator"`
-	Seed        uint64  `json:"seed"`
-	Nodes       int     `json:"nodes"`
-	WindowS     float64 `json:"window_s"`
+	Generator string `json:"generator"`
+	Seed      uint64 `json:"seed"`
+	// Nodes is the cluster size loads are computed for: the workload's
+	// cluster (ClusterNodes) unless StatsAt was given another.
+	Nodes        int     `json:"nodes"`
+	ClusterNodes int     `json:"cluster_nodes"`
+	WindowS      float64 `json:"window_s"`
+	// SpanS is the last window submit − the first (seconds).
+	SpanS       float64 `json:"span_s"`
 	Jobs        int     `json:"jobs"`
 	HistoryJobs int     `json:"history_jobs"`
 	NodeHours   float64 `json:"node_hours"`
@@ -36,7 +41,29 @@ type Summary struct {
 	// Slack counts SLO jobs by deadline slack, (deadline − submit −
 	// runtime)/runtime in percent rounded to an integer.
 	Slack []Count `json:"slack_pct"`
+	// CoVByUser and CoVByResources are the distributions, over user ids
+	// and over requested-resource values, of the coefficient of variation
+	// of runtimes within each group (3Sigma Fig. 2(b) and 2(c)), over
+	// history and window jobs.
+	CoVByUser      CoVDist `json:"cov_by_user"`
+	CoVByResources CoVDist `json:"cov_by_resources"`
 }
+
+// CoVDist is the distribution of the runtime CoV = σ/μ (population σ)
+// over the groups of jobs that share a feature value; groups with fewer
+// than MinCoVJobs jobs or an unknown (empty) value are left out.
+type CoVDist struct {
+	Groups int `json:"groups"`
+	// Jobs is the number of jobs in those groups.
+	Jobs int       `json:"jobs"`
+	CoV  Quantiles `json:"cov"`
+	// AboveOne is the share of groups with CoV > 1, the CoV of the
+	// exponential distribution: "high variability" in 3Sigma §2.1.
+	AboveOne float64 `json:"above_one"`
+}
+
+// MinCoVJobs is the fewest jobs a group needs for its CoV to count.
+const MinCoVJobs = 2
 
 // Group is the jobs of one class or kind.
 type Group struct {
@@ -67,16 +94,27 @@ type Quantiles struct {
 	Mean float64 `json:"mean"`
 }
 
-// Stats summarises w's window jobs.
-func Stats(w *Workload) Summary {
-	nodes := w.Header.Cluster.TotalNodes()
+// Stats summarises w's window jobs on w's cluster.
+func Stats(w *Workload) Summary { return StatsAt(w, 0) }
+
+// StatsAt summarises w's window jobs with loads for a cluster of nodes
+// nodes (w's own cluster when nodes ≤ 0).
+func StatsAt(w *Workload, nodes int) Summary {
+	cluster := w.Header.Cluster.TotalNodes()
+	if nodes <= 0 {
+		nodes = cluster
+	}
 	s := Summary{
-		Generator:   w.Header.Generator,
-		Seed:        w.Header.Seed,
-		Nodes:       nodes,
-		WindowS:     w.Header.WindowS,
-		Jobs:        len(w.Jobs),
-		HistoryJobs: len(w.History),
+		Generator:    w.Header.Generator,
+		Seed:         w.Header.Seed,
+		Nodes:        nodes,
+		ClusterNodes: cluster,
+		WindowS:      w.Header.WindowS,
+		Jobs:         len(w.Jobs),
+		HistoryJobs:  len(w.History),
+	}
+	if n := len(w.Jobs); n > 0 {
+		s.SpanS = w.Jobs[n-1].Submit - w.Jobs[0].Submit
 	}
 	capacity := float64(nodes) * w.Header.WindowS / 3600 // node-hours
 	load := func(nh float64) float64 {
@@ -130,7 +168,45 @@ func Stats(w *Workload) Summary {
 	s.Runtime = quantiles(runtimes)
 	s.GangSize = quantiles(gangs)
 	s.ArrivalSCV = arrivalSCV(w.Jobs)
+	s.CoVByUser = covDist(w, func(j *Job) string { return j.Features.User })
+	s.CoVByResources = covDist(w, func(j *Job) string { return j.Features.Resources })
 	return s
+}
+
+// covDist groups w's history and window jobs by key (empty keys left out)
+// and summarises the runtime CoV of the groups of ≥ MinCoVJobs jobs.
+func covDist(w *Workload, key func(*Job) string) CoVDist {
+	groups := map[string][]float64{}
+	for _, sec := range [][]Job{w.History, w.Jobs} {
+		for i := range sec {
+			if k := key(&sec[i]); k != "" {
+				groups[k] = append(groups[k], sec[i].Runtime)
+			}
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k, rt := range groups {
+		if len(rt) >= MinCoVJobs {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys) // sums below in a fixed order
+	var d CoVDist
+	covs := make([]float64, 0, len(keys))
+	for _, k := range keys {
+		c := math.Sqrt(scv(groups[k]))
+		covs = append(covs, c)
+		d.Jobs += len(groups[k])
+		if c > 1 {
+			d.AboveOne++
+		}
+	}
+	d.Groups = len(covs)
+	if d.Groups > 0 {
+		d.AboveOne /= float64(d.Groups)
+	}
+	d.CoV = quantiles(covs)
+	return d
 }
 
 func get[K comparable, V any](m map[K]*V, k K) *V {
@@ -207,8 +283,11 @@ func quantile(sorted []float64, q float64) float64 {
 // WriteText prints s as a short human-readable report.
 func (s Summary) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "generator %s, seed %d: %d nodes, window %.0f s, %d jobs (+%d history), load %.3f (%.1f node-hours), c²a %.2f\n",
-		s.Generator, s.Seed, s.Nodes, s.WindowS, s.Jobs, s.HistoryJobs, s.Load, s.NodeHours, s.ArrivalSCV)
+	fmt.Fprintf(tw, "generator %s, seed %d: %d nodes, window %.0f s (submits span %.0f s), %d jobs (+%d history), load %.3f (%.1f node-hours), c²a %.2f\n",
+		s.Generator, s.Seed, s.ClusterNodes, s.WindowS, s.SpanS, s.Jobs, s.HistoryJobs, s.Load, s.NodeHours, s.ArrivalSCV)
+	if s.Nodes != s.ClusterNodes {
+		fmt.Fprintf(tw, "loads below are offered on %d nodes, not the workload's %d\n", s.Nodes, s.ClusterNodes)
+	}
 	fmt.Fprintln(tw, "group\tjobs\tnode-hours\tload\truntime p50 (s)")
 	for _, g := range append(slices.Clone(s.ByClass), s.ByKind...) {
 		name := g.Name
@@ -225,6 +304,14 @@ func (s Summary) WriteText(w io.Writer) error {
 		q := r.q
 		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\n",
 			r.name, q.Min, q.P10, q.P25, q.P50, q.P75, q.P90, q.P99, q.Max, q.Mean)
+	}
+	for _, r := range []struct {
+		name string
+		d    CoVDist
+	}{{"runtime CoV per user", s.CoVByUser}, {"runtime CoV per resources", s.CoVByResources}} {
+		q := r.d.CoV
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t(%d groups of ≥ %d jobs, %.0f%% with CoV > 1)\n",
+			r.name, q.Min, q.P10, q.P25, q.P50, q.P75, q.P90, q.P99, q.Max, q.Mean, r.d.Groups, MinCoVJobs, 100*r.d.AboveOne)
 	}
 	if len(s.Slack) > 0 {
 		fmt.Fprint(tw, "slo slack (%):")

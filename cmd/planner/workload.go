@@ -15,18 +15,20 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// runWorkload dispatches `planner workload generate|stats`.
+// runWorkload dispatches `planner workload generate|import|stats`.
 func runWorkload(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{errors.New("workload: want 'generate' or 'stats'")}
+		return usageError{errors.New("workload: want 'generate', 'import' or 'stats'")}
 	}
 	switch args[0] {
 	case "generate":
 		return runWorkloadGenerate(args[1:], stdout, stderr)
+	case "import":
+		return runWorkloadImport(args[1:], stdout, stderr)
 	case "stats":
 		return runWorkloadStats(args[1:], stdout, stderr)
 	}
-	return usageError{fmt.Errorf("workload: unknown subcommand %q (want generate or stats)", args[0])}
+	return usageError{fmt.Errorf("workload: unknown subcommand %q (want generate, import or stats)", args[0])}
 }
 
 func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
@@ -73,8 +75,12 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	var format string
 	wf.register(fs, "generator seed")
 	fs.StringVar(&format, "format", "table", "output: table or json")
+	// --nodes of a file is the cluster the offered load is computed for.
+	nodesFlag := fs.Lookup("nodes")
+	nodesFlag.Usage = "cluster nodes: of the google generator, or for a FILE the cluster size the offered load is computed for (default: the workload's cluster)"
+	nodesFlag.DefValue = "0"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs and load by class, runtime and gang-size\nquantiles, inter-arrival variability.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -95,7 +101,11 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sum := workloads.Stats(w)
+	loadNodes := 0 // the workload's cluster
+	if fs.Changed("nodes") {
+		loadNodes = wf.nodes
+	}
+	sum := workloads.StatsAt(w, loadNodes)
 	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/plannerhq/planner/workloads"
+	"github.com/plannerhq/planner/workloads/traces"
+	"github.com/spf13/pflag"
+)
+
+// runWorkloadImport is `planner workload import --format F PATH -o W.jsonl`.
+func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("workload import", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := traces.DefaultOptions()
+	var format, out string
+	var skipBad, quiet bool
+	fs.StringVar(&format, "format", "", "trace format: "+strings.Join(traces.Formats, ", ")+" (required)")
+	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default: standard output)")
+	fs.Float64Var(&o.StartHours, "start", o.StartHours, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
+	fs.Float64Var(&o.Hours, "hours", o.Hours, "window length in hours (0: to the end of the trace)")
+	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
+	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
+	fs.IntVar(&o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
+	fs.Float64Var(&o.Load, "load", 0, "rescale inter-arrival times to this offered load (default: keep the trace's arrivals)")
+	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job")
+	fs.Float64Var(&o.Classes.SLOShare, "slo-share", o.Classes.SLOShare, "share of the offered work carried by SLO jobs")
+	fs.Uint64Var(&o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
+	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: planner workload import --format FORMAT FILE_OR_DIR [-o W.jsonl] [flags]\n\n"+
+			"Imports a real trace as a workload: SWF (plain or gzip), the Google\n"+
+			"cluster-data 2011 directory (job_events/, task_events/), Alibaba\n"+
+			"cluster-trace-v2018 batch_task.csv, or the LANL Mustang CSV. Failed,\n"+
+			"cancelled, zero-size and zero-runtime jobs are filtered out; the window\n"+
+			"is cut, jobs are fitted to the cluster, arrivals optionally rescaled,\n"+
+			"and SLO/BE classes and deadlines assigned as the generators do. What\n"+
+			"was kept and filtered is reported on standard error.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	switch {
+	case fs.NArg() == 0:
+		return usageError{fmt.Errorf("workload import: give the trace FILE or DIR")}
+	case fs.NArg() > 1:
+		return usageError{fmt.Errorf("workload import: unexpected argument %q", fs.Arg(1))}
+	case !slices.Contains(traces.Formats, format):
+		return usageError{fmt.Errorf("--format: want one of %s, got %q", strings.Join(traces.Formats, ", "), format)}
+	}
+	o.Racks = min(o.Racks, max(o.Nodes, 1))
+	if err := o.Validate(); err != nil {
+		return usageError{fmt.Errorf("workload import: %w", err)}
+	}
+	path := fs.Arg(0)
+	popts := traces.ParseOptions{SkipBad: skipBad}
+	if !quiet {
+		popts.Progress = func(file string, lines int) {
+			fmt.Fprintf(stderr, "import: %s: %d lines read\n", file, lines)
+		}
+	}
+	t, err := traces.Read(format, path, popts)
+	if err != nil {
+		return fmt.Errorf("workload import: %w", err)
+	}
+	w, rep, err := traces.Build(t, o)
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		if err := rep.WriteText(stderr); err != nil {
+			return err
+		}
+	}
+	if out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := workloads.Write(bw, w); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+}

@@ -1,0 +1,353 @@
+package traces
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Fit policies for jobs wider than the target cluster.
+const (
+	// FitScale multiplies every width by nodes / MaxProcs (rounded, at
+	// least 1, at most the cluster), keeping the trace's shape of widths.
+	FitScale = "scale"
+	// FitDrop drops jobs wider than the cluster and keeps the others' widths.
+	FitDrop = "drop"
+)
+
+// Options configure Build. Start from DefaultOptions.
+type Options struct {
+	// Nodes is the target cluster, split into Racks racks as the
+	// generators split it (workloads.GoogleParams.Cluster); Slowdown is the
+	// runtime factor off a job's preferred racks.
+	Nodes    int     `json:"nodes"`
+	Racks    int     `json:"racks"`
+	Slowdown float64 `json:"slowdown"`
+	// StartHours is where the window starts, in hours after the trace's
+	// first kept submit; negative means the middle of the trace's submit
+	// span (SLearn §4.3: the first half is history, the window comes from
+	// the second).
+	StartHours float64 `json:"start_hours"`
+	// Hours is the window's length; 0 runs it to the trace's last submit.
+	Hours float64 `json:"hours"`
+	// Fit is FitScale or FitDrop.
+	Fit string `json:"fit"`
+	// MaxProcs, when > 0, replaces the trace's width (its header's
+	// MaxProcs, else the widest job) as the denominator of FitScale.
+	MaxProcs int `json:"max_procs,omitempty"`
+	// Load, when > 0, rescales the window's inter-arrival times (and the
+	// window with them) so that its offered load — node-seconds of its jobs
+	// on the fitted widths / (Nodes · window) — equals Load (SLearn §4.3
+	// adjusts arrivals to a target load this way). 0 keeps the trace's
+	// arrivals.
+	Load float64 `json:"load,omitempty"`
+	// Classes assigns SLO/BE classes, deadlines, preferred racks, values.
+	Classes workloads.ClassRules `json:"classes"`
+}
+
+// DefaultOptions: 256 nodes in 8 racks with a 1.5× slowdown, the window
+// from the middle of the trace for 5 hours (the generators' window),
+// widths scaled, arrivals kept, the generators' class rules.
+func DefaultOptions() Options {
+	return Options{
+		Nodes:      256,
+		Racks:      8,
+		Slowdown:   1.5,
+		StartHours: -1,
+		Hours:      5,
+		Fit:        FitScale,
+		Classes:    workloads.DefaultClassRules(),
+	}
+}
+
+// maxHours bounds window starts and lengths (a century).
+const maxHours = 1e6
+
+// Validate reports the first bad option.
+func (o *Options) Validate() error {
+	switch {
+	case o.Nodes < 1:
+		return fmt.Errorf("nodes must be ≥ 1, got %d", o.Nodes)
+	case o.Racks < 1 || o.Racks > o.Nodes:
+		return fmt.Errorf("racks must be in [1, nodes=%d], got %d", o.Nodes, o.Racks)
+	case !finite(o.Slowdown) || o.Slowdown < 1:
+		return fmt.Errorf("slowdown must be ≥ 1, got %v", o.Slowdown)
+	case !finite(o.StartHours) || o.StartHours > maxHours:
+		return fmt.Errorf("start must be finite and ≤ %g hours, got %v", float64(maxHours), o.StartHours)
+	case !finite(o.Hours) || o.Hours < 0 || o.Hours > maxHours:
+		return fmt.Errorf("hours must be in [0, %g] (0: to the end of the trace), got %v", float64(maxHours), o.Hours)
+	case o.Fit != FitScale && o.Fit != FitDrop:
+		return fmt.Errorf("fit must be %s or %s, got %q", FitScale, FitDrop, o.Fit)
+	case o.MaxProcs < 0:
+		return fmt.Errorf("max procs must be ≥ 0, got %d", o.MaxProcs)
+	case !finite(o.Load) || o.Load < 0:
+		return fmt.Errorf("load must be ≥ 0 (0 keeps the trace's arrivals), got %v", o.Load)
+	}
+	return o.Classes.Validate()
+}
+
+// Report says what Build did with a trace, for the importer's user.
+type Report struct {
+	Format string `json:"format"`
+	Source string `json:"source"`
+	// Lines read, bad lines skipped, records the parser kept, and the
+	// jobs it filtered out by reason (Trace.Filtered).
+	Lines    int            `json:"lines"`
+	Skipped  int            `json:"skipped_lines"`
+	Records  int            `json:"records"`
+	Filtered map[string]int `json:"filtered"`
+	// TraceSpanS is last − first kept submit (s); the window is
+	// [WindowStartS, WindowEndS) seconds after the first kept submit.
+	TraceSpanS   float64 `json:"trace_span_s"`
+	WindowStartS float64 `json:"window_start_s"`
+	WindowEndS   float64 `json:"window_end_s"`
+	// Jobs and HistoryJobs are the workload's; AfterWindow the records
+	// submitted after the window (not used).
+	Jobs        int `json:"jobs"`
+	HistoryJobs int `json:"history_jobs"`
+	AfterWindow int `json:"after_window"`
+	// MaxProcs is the trace width the fit used and MaxProcsFrom where it
+	// came from ("header", "widest job", "option").
+	MaxProcs     int    `json:"max_procs"`
+	MaxProcsFrom string `json:"max_procs_from"`
+	Fit          string `json:"fit"`
+	// Scale is nodes / MaxProcs (FitScale); Resized the jobs whose width
+	// changed, Clamped those cut to the cluster's width; Dropped the jobs
+	// FitDrop removed (history and window).
+	Scale   float64 `json:"scale,omitempty"`
+	Resized int     `json:"resized"`
+	Clamped int     `json:"clamped"`
+	Dropped int     `json:"dropped"`
+	// TraceLoad is the window's offered load with the trace's arrivals,
+	// Load the workload's; ArrivalFactor multiplies inter-arrival times
+	// (1 without Options.Load).
+	TraceLoad     float64 `json:"trace_load"`
+	Load          float64 `json:"load"`
+	ArrivalFactor float64 `json:"arrival_factor"`
+	WindowS       float64 `json:"window_s"`
+}
+
+// ErrEmptyWindow is returned when the chosen window holds no job.
+var ErrEmptyWindow = errors.New("the window holds no jobs")
+
+// Build turns a parsed trace into a workload for the target cluster:
+//
+//  1. records sorted by submit (stable); the window is [s, s + Hours) with
+//     s = first submit + StartHours (default: the middle of the span);
+//     earlier records become the predictor's history, later ones are
+//     left out;
+//  2. widths fitted to the cluster (Fit);
+//  3. optionally, window submit times (relative to s) and the window
+//     multiplied by ArrivalFactor = trace load / Load;
+//  4. ids 0…n−1 for window jobs, then history; classes by
+//     ClassRules.AssignClasses (window and history separately, in submit
+//     order), terms by ClassRules.Terms.
+//
+// Times are rounded to milliseconds (submits down, so order is kept). The
+// workload is validated before it is returned. The same trace and options
+// give the same workload.
+func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
+	if err := o.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("import: %w", err)
+	}
+	rep := &Report{
+		Format: t.Format, Source: filepath.Base(t.Source), Lines: t.Lines, Skipped: t.Skipped,
+		Records: len(t.Records), Filtered: t.Filtered, Fit: o.Fit, ArrivalFactor: 1,
+	}
+	if len(t.Records) == 0 {
+		return nil, rep, fmt.Errorf("import %s: no usable jobs in the trace (%d filtered, %d bad lines skipped)", rep.Source, t.FilteredTotal(), t.Skipped)
+	}
+	recs := slices.Clone(t.Records)
+	slices.SortStableFunc(recs, func(a, b Record) int { return cmp.Compare(a.Submit, b.Submit) })
+	first, last := recs[0].Submit, recs[len(recs)-1].Submit
+	rep.TraceSpanS = last - first
+	start := first + rep.TraceSpanS/2
+	if o.StartHours >= 0 {
+		start = first + o.StartHours*3600
+	}
+	end := start + o.Hours*3600
+	if o.Hours == 0 {
+		end = math.Max(last+1, start+1) // past the last submit
+	}
+	rep.WindowStartS, rep.WindowEndS = start-first, end-first
+
+	rep.MaxProcs, rep.MaxProcsFrom = t.MaxProcs, "header"
+	if o.MaxProcs > 0 {
+		rep.MaxProcs, rep.MaxProcsFrom = o.MaxProcs, "option"
+	} else if t.MaxProcs <= 0 {
+		rep.MaxProcs, rep.MaxProcsFrom = 0, "widest job"
+		for i := range recs {
+			rep.MaxProcs = max(rep.MaxProcs, recs[i].Size)
+		}
+	}
+	if o.Fit == FitScale {
+		rep.Scale = float64(o.Nodes) / float64(rep.MaxProcs)
+	}
+
+	var hist, win []workloads.Job
+	for i := range recs {
+		r := &recs[i]
+		if r.Submit >= end {
+			rep.AfterWindow = len(recs) - i
+			break
+		}
+		nodes, ok := fit(r.Size, o, rep)
+		if !ok {
+			continue
+		}
+		j := workloads.Job{
+			Submit:    r.Submit - start,
+			Nodes:     nodes,
+			Runtime:   max(roundMS(r.Runtime), 0.001),
+			Requested: roundMS(r.Requested),
+			Features:  r.Features,
+			Kind:      r.Kind,
+		}
+		if len(r.TaskDurations) > 0 {
+			j.TaskDurations = make([]float64, len(r.TaskDurations))
+			for k, d := range r.TaskDurations {
+				j.TaskDurations[k] = roundMS(d)
+			}
+		}
+		if r.Submit < start {
+			hist = append(hist, j)
+		} else {
+			win = append(win, j)
+		}
+	}
+	if len(win) == 0 {
+		return nil, rep, fmt.Errorf("import %s: window [%.2f h, %.2f h) of a %.2f h trace: %w",
+			rep.Source, rep.WindowStartS/3600, rep.WindowEndS/3600, rep.TraceSpanS/3600, ErrEmptyWindow)
+	}
+
+	window := end - start
+	work := 0.0
+	for i := range win {
+		work += float64(win[i].Nodes) * win[i].Runtime
+	}
+	rep.TraceLoad = work / (float64(o.Nodes) * window)
+	if o.Load > 0 {
+		rep.ArrivalFactor = rep.TraceLoad / o.Load
+		window *= rep.ArrivalFactor
+	}
+	rep.WindowS = window
+	rep.Load = work / (float64(o.Nodes) * window)
+	last = math.Nextafter(window, 0)
+	for i := range win {
+		win[i].Submit = min(max(floorMS(win[i].Submit*rep.ArrivalFactor), 0), last)
+	}
+	for i := range hist {
+		hist[i].Submit = min(floorMS(hist[i].Submit*rep.ArrivalFactor), -0.001)
+	}
+
+	gp := workloads.DefaultGoogleParams()
+	gp.Nodes, gp.Racks, gp.Slowdown = o.Nodes, o.Racks, o.Slowdown
+	cl := gp.Cluster()
+	racks := len(cl.PartitionNodes)
+	o.Classes.AssignClasses(win)
+	o.Classes.AssignClasses(hist)
+	for i := range win {
+		win[i].ID = i
+		o.Classes.Terms(&win[i], racks)
+	}
+	for i := range hist {
+		hist[i].ID = len(win) + i
+		o.Classes.Terms(&hist[i], racks)
+	}
+	rep.Jobs, rep.HistoryJobs = len(win), len(hist)
+
+	params, err := json.Marshal(struct {
+		Source string `json:"source"`
+		Options
+		FitMaxProcs   int     `json:"fit_max_procs"`
+		ArrivalFactor float64 `json:"arrival_factor"`
+	}{rep.Source, o, rep.MaxProcs, rep.ArrivalFactor})
+	if err != nil {
+		return nil, rep, fmt.Errorf("import: %w", err)
+	}
+	w := &workloads.Workload{
+		Header: workloads.Header{
+			Version:     workloads.FormatVersion,
+			Generator:   t.Format,
+			Params:      params,
+			Seed:        o.Classes.Seed,
+			Cluster:     cl,
+			WindowS:     window,
+			Jobs:        len(win),
+			HistoryJobs: len(hist),
+		},
+		History: hist,
+		Jobs:    win,
+	}
+	if err := w.Validate(); err != nil {
+		return nil, rep, fmt.Errorf("import %s: built an invalid workload (bug): %w", rep.Source, err)
+	}
+	return w, rep, nil
+}
+
+// fit is a trace width on the target cluster; ok is false when FitDrop
+// drops the job. It counts what it did in rep.
+func fit(size int, o Options, rep *Report) (int, bool) {
+	n := size
+	if o.Fit == FitDrop {
+		if size > o.Nodes {
+			rep.Dropped++
+			return 0, false
+		}
+		return n, true
+	}
+	n = int(math.Round(float64(size) * rep.Scale))
+	if n > o.Nodes {
+		n = o.Nodes
+		rep.Clamped++
+	}
+	n = max(n, 1)
+	if n != size {
+		rep.Resized++
+	}
+	return n, true
+}
+
+// floorMS rounds seconds down to whole milliseconds; roundMS to the
+// nearest (as the generators write times).
+func floorMS(s float64) float64 { return math.Floor(s*1000) / 1000 }
+func roundMS(s float64) float64 { return math.Round(s*1000) / 1000 }
+
+// WriteText prints the report as a few lines for the importer's log.
+func (r *Report) WriteText(w io.Writer) error {
+	reasons := (&Trace{Filtered: r.Filtered}).FilterReasons()
+	filtered := 0
+	for _, k := range reasons {
+		filtered += r.Filtered[k]
+	}
+	fmt.Fprintf(w, "import %s (%s): %d lines, %d jobs kept, %d filtered", r.Source, r.Format, r.Lines, r.Records, filtered)
+	for i, k := range reasons {
+		sep := ", "
+		if i == 0 {
+			sep = " ("
+		}
+		fmt.Fprintf(w, "%s%s %d", sep, k, r.Filtered[k])
+	}
+	if len(reasons) > 0 {
+		fmt.Fprint(w, ")")
+	}
+	fmt.Fprintf(w, ", %d bad lines skipped\n", r.Skipped)
+	fmt.Fprintf(w, "window: [%.2f h, %.2f h) of a %.2f h submit span: %d jobs, %d history jobs before it, %d jobs after it left out\n",
+		r.WindowStartS/3600, r.WindowEndS/3600, r.TraceSpanS/3600, r.Jobs, r.HistoryJobs, r.AfterWindow)
+	if r.Fit == FitScale {
+		fmt.Fprintf(w, "fit scale: widths × %.4g (cluster / %d procs, %s): %d resized, %d cut to the cluster\n",
+			r.Scale, r.MaxProcs, r.MaxProcsFrom, r.Resized, r.Clamped)
+	} else {
+		fmt.Fprintf(w, "fit drop: %d jobs wider than the cluster dropped\n", r.Dropped)
+	}
+	_, err := fmt.Fprintf(w, "load: %.3f with the trace's arrivals, %.3f imported (inter-arrival times × %.4g, window %.0f s)\n",
+		r.TraceLoad, r.Load, r.ArrivalFactor, r.WindowS)
+	return err
+}

@@ -1,0 +1,250 @@
+package traces
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Formats are the trace formats Read knows, in the order the CLI lists them.
+var Formats = []string{FormatSWF, FormatGoogle2011, FormatAlibaba2018, FormatMustang}
+
+// Format names (also the Header.Generator of imported workloads).
+const (
+	FormatSWF         = "swf"
+	FormatGoogle2011  = "google2011"
+	FormatAlibaba2018 = "alibaba2018"
+	FormatMustang     = "mustang"
+)
+
+// Record is one job of a trace as a parser reads it, before the import
+// pipeline fits it to a cluster and window.
+type Record struct {
+	// Submit is the submit time in seconds on the trace's own time axis.
+	Submit float64
+	// Runtime is the job's runtime in seconds (> 0).
+	Runtime float64
+	// Size is the job's width as the trace counts it (processors, tasks,
+	// instances or nodes; ≥ 1).
+	Size int
+	// Requested is the user's requested time in seconds, 0 when unknown.
+	Requested float64
+	// Features are the predictor features, submit hour and day included.
+	Features workloads.Features
+	// TaskDurations are per-task durations in seconds, when the trace has
+	// them.
+	TaskDurations []float64
+	// Kind is an optional label (e.g. "dag" for Alibaba DAG jobs).
+	Kind string
+}
+
+// Trace is a parsed trace: its records in the order read and what the
+// parser counted.
+type Trace struct {
+	Format string
+	// Source names the file or directory read.
+	Source  string
+	Records []Record
+	// MaxProcs is the machine's width from the trace's header (SWF
+	// MaxProcs), 0 when the trace does not say.
+	MaxProcs int
+	// Lines is the number of input lines read (header lines included).
+	Lines int
+	// Skipped is the number of bad lines skipped (ParseOptions.SkipBad).
+	Skipped int
+	// Filtered counts the jobs left out, by reason ("failed", …).
+	Filtered map[string]int
+}
+
+// FilteredTotal is the number of jobs left out for any reason.
+func (t *Trace) FilteredTotal() int {
+	n := 0
+	for _, v := range t.Filtered {
+		n += v
+	}
+	return n
+}
+
+// FilterReasons are the reasons of Filtered, sorted by count (largest
+// first), then by name.
+func (t *Trace) FilterReasons() []string {
+	keys := make([]string, 0, len(t.Filtered))
+	for k := range t.Filtered {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(t.Filtered[b], t.Filtered[a]), cmp.Compare(a, b))
+	})
+	return keys
+}
+
+func (t *Trace) filter(reason string) {
+	if t.Filtered == nil {
+		t.Filtered = make(map[string]int)
+	}
+	t.Filtered[reason]++
+}
+
+// ParseOptions control parsing.
+type ParseOptions struct {
+	// SkipBad skips malformed lines (counting them in Trace.Skipped)
+	// instead of failing on the first one.
+	SkipBad bool
+	// Progress, when set, is called every ProgressLines lines of each
+	// input file with the file's name and its lines read so far.
+	Progress func(file string, lines int)
+}
+
+// ProgressLines is how often (in lines) ParseOptions.Progress is called.
+const ProgressLines = 250_000
+
+// maxLineBytes bounds one input line; trace lines are well under 1 KiB.
+const maxLineBytes = 1 << 20
+
+// ParseError is a bad line of a trace file.
+type ParseError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+
+// Unwrap returns the problem.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// lines reads a file line by line, counting lines, reporting progress and
+// handling bad lines: bad either returns a *ParseError or, with SkipBad,
+// counts the line as skipped.
+type lines struct {
+	name  string
+	sc    *bufio.Scanner
+	n     int
+	opts  *ParseOptions
+	trace *Trace
+}
+
+func newLines(r io.Reader, name string, opts *ParseOptions, t *Trace) *lines {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+	return &lines{name: name, sc: sc, opts: opts, trace: t}
+}
+
+// next returns the next line without its line end ("\r" tolerated).
+func (l *lines) next() ([]byte, bool) {
+	if !l.sc.Scan() {
+		return nil, false
+	}
+	l.n++
+	l.trace.Lines++
+	if l.opts.Progress != nil && l.n%ProgressLines == 0 {
+		l.opts.Progress(l.name, l.n)
+	}
+	return bytes.TrimSuffix(l.sc.Bytes(), []byte("\r")), true
+}
+
+// err is the read error after next returned false, as a *ParseError.
+func (l *lines) err() error {
+	if err := l.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return &ParseError{File: l.name, Line: l.n + 1, Err: fmt.Errorf("line longer than %d bytes", maxLineBytes)}
+		}
+		return &ParseError{File: l.name, Line: l.n + 1, Err: err}
+	}
+	return nil
+}
+
+// bad handles a malformed current line: nil (skip it) with SkipBad,
+// otherwise the error with file and line.
+func (l *lines) bad(err error) error {
+	if l.opts.SkipBad {
+		l.trace.Skipped++
+		return nil
+	}
+	return &ParseError{File: l.name, Line: l.n, Err: err}
+}
+
+// Read parses the trace at path in format (one of Formats): a file, plain
+// or gzip-compressed, for swf, alibaba2018 and mustang; the cluster-data
+// directory (job_events/ and task_events/) for google2011.
+func Read(format, path string, opts ParseOptions) (*Trace, error) {
+	if format == FormatGoogle2011 {
+		return ReadGoogle2011(path, opts)
+	}
+	var parse func(io.Reader, string, ParseOptions) (*Trace, error)
+	switch format {
+	case FormatSWF:
+		parse = ParseSWF
+	case FormatAlibaba2018:
+		parse = ParseAlibaba2018
+	case FormatMustang:
+		parse = ParseMustang
+	default:
+		return nil, fmt.Errorf("unknown trace format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	var t *Trace
+	err := withFile(path, func(r io.Reader) error {
+		var err error
+		t, err = parse(r, path, opts)
+		return err
+	})
+	return t, err
+}
+
+// withFile opens path, decompressing it when it starts with the gzip magic
+// bytes, and hands the contents to read.
+func withFile(path string, read func(io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory, want a trace file", path)
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	if err := read(r); err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// hourDay is the submit hour (0–23) and day (0–6) of t seconds on a
+// relative time axis: hours and days counted from time 0.
+func hourDay(t float64) (hour, day int) {
+	h := math.Floor(t / 3600)
+	return int(mod(h, 24)), int(mod(math.Floor(h/24), 7))
+}
+
+func mod(x, m float64) float64 {
+	r := math.Mod(x, m)
+	if r < 0 {
+		r += m
+	}
+	return r
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
