@@ -87,3 +87,47 @@ func TestStatsEmptyAndText(t *testing.T) {
 		}
 	}
 }
+
+func TestStatsCoVAndNodes(t *testing.T) {
+	w := smallWorkload()
+	user := func(j Job, u, res string) Job { j.Features.User, j.Features.Resources = u, res; return j }
+	w.History = []Job{
+		user(newJob(10).at(-300).runtime(60).job(), "a", "n1"),
+		user(newJob(11).at(-200).runtime(10).job(), "b", "n1"),
+		user(newJob(12).at(-100).runtime(999).job(), "", "n2"),
+	}
+	w.Jobs = []Job{
+		user(newJob(0).at(0).runtime(180).job(), "a", "n2"),
+		user(newJob(1).at(10).runtime(10).job(), "b", "n3"),
+		user(newJob(2).at(50).runtime(100).job(), "b", "n3"),
+		user(newJob(3).at(70).runtime(5).job(), "c", ""),
+	}
+	s := StatsAt(w, 16)
+	// a: {60, 180}, CoV 60/120 = 0.5; b: {10, 10, 100}, σ = √1800, CoV
+	// √1800/40 ≈ 1.0607; c has one job, the unnamed user none.
+	covB := math.Sqrt(1800) / 40
+	if s.CoVByUser.Groups != 2 || s.CoVByUser.Jobs != 5 || s.CoVByUser.AboveOne != 0.5 ||
+		math.Abs(s.CoVByUser.CoV.Min-0.5) > statsTol || math.Abs(s.CoVByUser.CoV.Max-covB) > statsTol {
+		t.Errorf("CoV by user %+v", s.CoVByUser)
+	}
+	// n1: {60, 10}: CoV 25/35; n2: {999, 180}; n3: {10, 100}: CoV 45/55.
+	if s.CoVByResources.Groups != 3 || s.CoVByResources.AboveOne != 0 {
+		t.Errorf("CoV by resources %+v", s.CoVByResources)
+	}
+	// Node-hours (180+10+100+5)/3600 on 16 nodes for an hour.
+	if want := 295.0 / 3600 / 16; s.Nodes != 16 || s.ClusterNodes != 8 || math.Abs(s.Load-want) > statsTol || s.SpanS != 70 {
+		t.Errorf("nodes %d, cluster %d, load %v (want %v), span %v", s.Nodes, s.ClusterNodes, s.Load, want, s.SpanS)
+	}
+	if Stats(w).Nodes != 8 {
+		t.Error("Stats does not use the workload's cluster")
+	}
+	var buf bytes.Buffer
+	if err := s.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"offered on 16 nodes", "runtime CoV per user", "(2 groups of ≥ 2 jobs, 50% with CoV > 1)", "submits span 70 s"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -44,7 +44,9 @@ Usage:
   planner sweep --vary FLAG=v1,v2,... | --study NAME [flags]
                                 simulate at every value of one flag (and seed); plots, report
   planner workload generate     write a generated workload file
-  planner workload stats [FILE] summarise a workload
+  planner workload import --format swf|google2011|alibaba2018|mustang FILE_OR_DIR -o W.jsonl
+                                turn a real trace into a workload file (window, fit, load, classes)
+  planner workload stats [FILE] summarise a workload: load, runtimes, runtime CoV per user
   planner predict eval          the estimate-error profile of 3σPredict on a workload
 
 Run 'planner COMMAND --help' for a command's flags.

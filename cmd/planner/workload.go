@@ -160,13 +160,19 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 
 // writeFileAtomic writes path through a temporary file in the same
 // directory, renamed into place only when write succeeded, so a failure
-// never leaves a half-written file where a good one was.
+// never leaves a half-written file where a good one was. The file gets
+// mode 0644, not CreateTemp's 0600, so shared workload files stay
+// readable to others.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	bw := bufio.NewWriter(tmp)
 	if err := write(bw); err != nil {
 		tmp.Close()

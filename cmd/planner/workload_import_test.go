@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// traceFixtures are the importers' test traces.
+var traceFixtures = filepath.Join("..", "..", "workloads", "traces", "testdata")
+
+func TestWorkloadImportStatsSimulate(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.jsonl")
+	_, stderr, err := runCLI(t, "workload", "import", "--format", "swf", filepath.Join(traceFixtures, "small.swf"),
+		"--start", "0", "--hours", "0", "--nodes", "16", "--load", "0.8", "-o", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"4 jobs kept, 4 filtered", "failed 1", "4 jobs, 0 history jobs", "widths × 0.25", "0.800 imported"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("import report lacks %q:\n%s", want, stderr)
+		}
+	}
+	out, _, err := runCLI(t, "workload", "stats", file, "--nodes", "32", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Generator    string  `json:"generator"`
+		Jobs         int     `json:"jobs"`
+		Nodes        int     `json:"nodes"`
+		ClusterNodes int     `json:"cluster_nodes"`
+		Load         float64 `json:"load"`
+		CoVByUser    struct {
+			Groups int `json:"groups"`
+		} `json:"cov_by_user"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("stats JSON: %v\n%s", err, out)
+	}
+	// Load 0.8 on the workload's 16 nodes is 0.4 on 32.
+	if sum.Generator != "swf" || sum.Jobs != 4 || sum.Nodes != 32 || sum.ClusterNodes != 16 || sum.Load < 0.399 || sum.Load > 0.401 || sum.CoVByUser.Groups == 0 {
+		t.Errorf("stats %+v", sum)
+	}
+	out, _, err = runCLI(t, "simulate", "--workload", file, "--schedulers", "prio", "--parallel", "1", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "prio") {
+		t.Errorf("simulate output lacks the scheduler:\n%s", out)
+	}
+}
+
+func TestWorkloadImportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.swf")
+	os.WriteFile(bad, []byte("1 0 0 60 4 -1 -1 4 60 -1 1 5 3 9 2 -1 -1 -1\n1 0 0 60 4\n2 60 0 60 4 -1 -1 4 60 -1 1 5 3 9 2 -1 -1 -1\n"), 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	os.WriteFile(out, []byte("keep me"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad line", []string{"--format", "swf", bad, "-o", out}, bad + ":2: want 18 fields, got 5"},
+		{"unknown format", []string{"--format", "pbs", bad}, "--format"},
+		{"no path", []string{"--format", "swf"}, "FILE or DIR"},
+		{"missing file", []string{"--format", "mustang", filepath.Join(dir, "nope.csv")}, "no such file"},
+		{"bad fit", []string{"--format", "swf", bad, "--fit", "squeeze"}, "fit must be"},
+		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "holds no jobs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, append([]string{"workload", "import", "-q"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want one line mentioning %q", err, tc.want)
+			}
+		})
+	}
+	if data, _ := os.ReadFile(out); string(data) != "keep me" {
+		t.Errorf("a failed import overwrote the output: %q", data)
+	}
+	_, stderr, err := runCLI(t, "workload", "import", "--format", "swf", "--skip-bad", bad, "-o", out)
+	if err != nil || !strings.Contains(stderr, "1 bad lines skipped") {
+		t.Fatalf("--skip-bad: %v\n%s", err, stderr)
+	}
+}

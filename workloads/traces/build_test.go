@@ -1,0 +1,239 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plannerhq/planner/workloads"
+)
+
+// hourly is a trace of n jobs submitted one per hour from time 0, each of
+// the given sizes in turn, running 600 s, with MaxProcs maxProcs.
+func hourly(n, maxProcs int, sizes ...int) *Trace {
+	t := &Trace{Format: "test", Source: "dir/hourly.swf", MaxProcs: maxProcs}
+	for i := range n {
+		t.Records = append(t.Records, Record{
+			Submit: float64(i) * 3600, Runtime: 600, Size: sizes[i%len(sizes)],
+			Features: workloads.Features{User: "u1", Resources: "procs=1"},
+		})
+	}
+	return t
+}
+
+func build(t *testing.T, tr *Trace, o Options) (*workloads.Workload, *Report) {
+	t.Helper()
+	w, rep, err := Build(tr, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, rep
+}
+
+func TestBuildWindow(t *testing.T) {
+	tests := []struct {
+		name                 string
+		start, hours         float64
+		jobs, history, after int
+		windowStart, windowS float64
+	}{
+		// 101 submits at 0…100 h: the middle is 50 h.
+		{"default: middle, 5 h", -1, 5, 5, 50, 46, 50 * 3600, 5 * 3600},
+		{"start 10 h, 2.5 h", 10, 2.5, 3, 10, 88, 10 * 3600, 2.5 * 3600},
+		{"to the end", 90, 0, 11, 90, 0, 90 * 3600, 10*3600 + 1},
+		{"start before the trace's first hour", 0, 1, 1, 0, 100, 0, 3600},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.StartHours, o.Hours = tc.start, tc.hours
+			w, rep := build(t, hourly(101, 256, 1), o)
+			if len(w.Jobs) != tc.jobs || len(w.History) != tc.history || rep.AfterWindow != tc.after {
+				t.Fatalf("jobs %d, history %d, after %d; want %d, %d, %d", len(w.Jobs), len(w.History), rep.AfterWindow, tc.jobs, tc.history, tc.after)
+			}
+			if rep.WindowStartS != tc.windowStart || w.Header.WindowS != tc.windowS {
+				t.Errorf("window start %v, length %v; want %v, %v", rep.WindowStartS, w.Header.WindowS, tc.windowStart, tc.windowS)
+			}
+			if w.Jobs[0].Submit != 0 {
+				t.Errorf("first window job at %v, want 0 (a submit on the window's start)", w.Jobs[0].Submit)
+			}
+			for i, j := range w.History {
+				if want := -float64(len(w.History)-i) * 3600; j.Submit != want {
+					t.Fatalf("history job %d submit %v, want %v", i, j.Submit, want)
+				}
+				if j.ID != len(w.Jobs)+i {
+					t.Fatalf("history job %d has id %d, want %d", i, j.ID, len(w.Jobs)+i)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildFit(t *testing.T) {
+	tests := []struct {
+		name     string
+		fit      string
+		maxProcs int // trace header
+		option   int // Options.MaxProcs
+		sizes    []int
+		want     []int // window widths
+		resized  int
+		clamped  int
+		dropped  int
+		from     string
+	}{
+		// 16 nodes / 64 procs = 0.25: 4→1, 2→0.5→1, 64→16, 100→25→16.
+		{"scale by header", FitScale, 64, 0, []int{4, 2, 64, 100}, []int{1, 1, 16, 16}, 4, 1, 0, "header"},
+		// Widest job 32: × 0.5.
+		{"scale by widest", FitScale, 0, 0, []int{4, 32, 8, 1}, []int{2, 16, 4, 1}, 3, 0, 0, "widest job"},
+		{"scale by option", FitScale, 64, 16, []int{4, 32, 8, 1}, []int{4, 16, 8, 1}, 1, 1, 0, "option"},
+		// × 1/3 rounds to the nearest: 4→1.33→1, 5→1.67→2, 48→16.
+		{"scale rounds", FitScale, 48, 0, []int{4, 5, 48, 3}, []int{1, 2, 16, 1}, 4, 0, 0, "header"},
+		{"scale up", FitScale, 8, 0, []int{1, 3, 8, 2}, []int{2, 6, 16, 4}, 4, 0, 0, "header"},
+		{"drop", FitDrop, 64, 0, []int{4, 17, 16, 64}, []int{4, 16}, 0, 0, 2, "header"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.Nodes, o.Racks, o.Fit, o.MaxProcs = 16, 2, tc.fit, tc.option
+			o.StartHours, o.Hours = 0, 0
+			w, rep := build(t, hourly(len(tc.sizes), tc.maxProcs, tc.sizes...), o)
+			var got []int
+			for _, j := range w.Jobs {
+				got = append(got, j.Nodes)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("widths %v, want %v", got, tc.want)
+			}
+			if rep.Resized != tc.resized || rep.Clamped != tc.clamped || rep.Dropped != tc.dropped || rep.MaxProcsFrom != tc.from {
+				t.Errorf("resized %d clamped %d dropped %d from %q; want %d %d %d %q",
+					rep.Resized, rep.Clamped, rep.Dropped, rep.MaxProcsFrom, tc.resized, tc.clamped, tc.dropped, tc.from)
+			}
+		})
+	}
+}
+
+func TestBuildLoad(t *testing.T) {
+	// 11 jobs of 4 nodes × 600 s in a 10 h window on 16 nodes: load
+	// 11·2400 / (16·36000) = 0.0458…; a target of 0.5 compresses arrivals.
+	tr := hourly(21, 16, 4)
+	o := DefaultOptions()
+	o.Nodes, o.Racks, o.StartHours, o.Hours = 16, 2, 5, 10
+	w0, rep0 := build(t, tr, o)
+	if want := 10 * 2400.0 / (16 * 36000); math.Abs(rep0.TraceLoad-want) > 1e-12 || rep0.Load != rep0.TraceLoad || rep0.ArrivalFactor != 1 {
+		t.Fatalf("trace load %v (want %v), load %v, factor %v", rep0.TraceLoad, want, rep0.Load, rep0.ArrivalFactor)
+	}
+	o.Load = 0.5
+	w, rep := build(t, tr, o)
+	if math.Abs(rep.Load-0.5) > 1e-12 || math.Abs(workloads.Stats(w).Load-0.5) > 1e-9 {
+		t.Errorf("load %v (stats %v), want 0.5", rep.Load, workloads.Stats(w).Load)
+	}
+	f := rep.ArrivalFactor
+	if math.Abs(f-rep0.TraceLoad/0.5) > 1e-12 || math.Abs(w.Header.WindowS-36000*f) > 1e-6 {
+		t.Errorf("factor %v, window %v", f, w.Header.WindowS)
+	}
+	for i := range w.Jobs {
+		if want := math.Floor(w0.Jobs[i].Submit*f*1000) / 1000; w.Jobs[i].Submit != want {
+			t.Fatalf("job %d submit %v, want %v (gaps × %v)", i, w.Jobs[i].Submit, want, f)
+		}
+		if w.Jobs[i].Runtime != w0.Jobs[i].Runtime || w.Jobs[i].Nodes != w0.Jobs[i].Nodes {
+			t.Fatalf("job %d changed more than its submit time", i)
+		}
+	}
+}
+
+func TestBuildClasses(t *testing.T) {
+	tr := hourly(200, 64, 1, 8, 3, 32, 2)
+	o := DefaultOptions()
+	o.StartHours, o.Hours = 50, 100
+	o.Classes.SlackPct = []float64{20, 180}
+	write := func(o Options) []byte {
+		w, _ := build(t, tr, o)
+		var buf bytes.Buffer
+		if err := workloads.Write(&buf, w); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	a, b := write(o), write(o)
+	if !bytes.Equal(a, b) {
+		t.Fatal("the same trace and options gave different workload files")
+	}
+	o2 := o
+	o2.Classes.Seed = 2
+	if bytes.Equal(a, write(o2)) {
+		t.Error("another seed gave the same workload file")
+	}
+	w, _ := build(t, tr, o)
+	var work [2]float64
+	slack := map[float64]int{}
+	for _, j := range w.Jobs {
+		work[j.Class] += float64(j.Nodes) * j.Runtime
+		if j.Class == workloads.SLO {
+			slack[math.Round((j.Deadline-j.Submit-j.Runtime)/j.Runtime*100)]++
+			if len(j.Preferred) != 6 || j.Value != 1000 {
+				t.Fatalf("SLO job %d: preferred %v, value %v", j.ID, j.Preferred, j.Value)
+			}
+		} else if j.Deadline != 0 || j.Value != 100 {
+			t.Fatalf("BE job %d: deadline %v, value %v", j.ID, j.Deadline, j.Value)
+		}
+	}
+	if share := work[workloads.SLO] / (work[0] + work[1]); math.Abs(share-0.5) > 0.05 {
+		t.Errorf("SLO share of work %v, want ≈ 0.5", share)
+	}
+	if len(slack) != 2 || slack[20] == 0 || slack[180] == 0 {
+		t.Errorf("slacks %v, want both 20%% and 180%%", slack)
+	}
+	if !strings.Contains(string(a), `"generator":"test"`) || !strings.Contains(string(a), `"source":"hourly.swf"`) {
+		t.Errorf("header lacks generator or source: %.300s", a)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		tr     *Trace
+		mutate func(o *Options)
+		want   string
+	}{
+		{"no records", &Trace{Source: "x"}, func(*Options) {}, "no usable jobs"},
+		{"empty window", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours = 100, 1 }, "holds no jobs"},
+		{"bad fit", hourly(10, 8, 1), func(o *Options) { o.Fit = "squeeze" }, "fit must be"},
+		{"racks", hourly(10, 8, 1), func(o *Options) { o.Nodes = 4 }, "racks must be"},
+		{"load", hourly(10, 8, 1), func(o *Options) { o.Load = -1 }, "load must be"},
+		{"hours", hourly(10, 8, 1), func(o *Options) { o.Hours = math.Inf(1) }, "hours must be"},
+		{"slack", hourly(10, 8, 1), func(o *Options) { o.Classes.SlackPct = nil }, "slack set is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			tc.mutate(&o)
+			_, _, err := Build(tc.tr, o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	_, _, err := Build(hourly(10, 8, 1), func() Options { o := DefaultOptions(); o.StartHours = 100; return o }())
+	if !errors.Is(err, ErrEmptyWindow) {
+		t.Errorf("empty window error %v does not match ErrEmptyWindow", err)
+	}
+}
+
+func TestReportText(t *testing.T) {
+	tr := hourly(101, 256, 1)
+	tr.Lines, tr.Filtered = 120, map[string]int{"failed": 7, "cancelled": 12}
+	_, rep := build(t, tr, DefaultOptions())
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"101 jobs kept, 19 filtered (cancelled 12, failed 7)", "5 jobs, 50 history jobs", "fit scale: widths × 1", "load: "} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fuzz targets check that no parser panics on any input, that a parser
+// either accepts a line or reports it as a *ParseError, that every record
+// it returns is usable (checkTrace), and that Build turns any accepted
+// trace into a valid workload or a clear error. Seeds are the fixtures in
+// testdata/ plus a few edge lines; crashers found are kept in
+// testdata/fuzz/.
+
+func addFile(f *testing.F, parts ...string) []byte {
+	data, err := os.ReadFile(filepath.Join(append([]string{"testdata"}, parts...)...))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
+func FuzzParseSWF(f *testing.F) {
+	f.Add(addFile(f, "small.swf"))
+	f.Add([]byte("; MaxProcs: 0\n; UnixStartTime: -1099511627776\n1 1099511627776 0 1 1 -1 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n"))
+	f.Add([]byte("; TimeZoneString: Local\n; TimeZone: 50400\n1 0 0 1e-9 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParser(t, data, ParseSWF)
+	})
+}
+
+func FuzzParseMustang(f *testing.F) {
+	f.Add(addFile(f, "small-mustang.csv"))
+	f.Add([]byte("1,1,0,0,4102444800,99999-23:59:59,completed,2147483648,\n"))
+	f.Add([]byte("\"a\"\"b\",,2011-01-01T00:00:00Z,2011-01-01T00:00:00+14:00,2011-01-01 00:00:01,1e8,COMPLETED,1.0,\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParser(t, data, ParseMustang)
+	})
+}
+
+func FuzzParseAlibaba2018(f *testing.F) {
+	f.Add(addFile(f, "small-batch_task.csv"))
+	f.Add([]byte("M1_1_1,0,j,1,Terminated,1,1,,\nM99999999999999999999,1,j,1,Terminated,1,1099511627776,,\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParser(t, data, ParseAlibaba2018)
+	})
+}
+
+func FuzzParseGoogle2011(f *testing.F) {
+	jobs := bytes.Join([][]byte{
+		addFile(f, "google2011", "job_events", "part-00000-of-00002.csv"),
+		addFile(f, "google2011", "job_events", "part-00001-of-00002.csv"),
+	}, nil)
+	f.Add(jobs, addFile(f, "google2011", "task_events", "part-00000-of-00001.csv"))
+	f.Add([]byte("1,,1,0,,,,\n"), []byte("1,,1,0,,1,,,,,,,\n2,,1,0,,4,,,,,,,\n"))
+	f.Fuzz(func(t *testing.T, jobEvents, taskEvents []byte) {
+		checkParser(t, nil, func(_ io.Reader, name string, opts ParseOptions) (*Trace, error) {
+			g := newGoogle2011(name, &opts)
+			if err := g.jobEvents(bytes.NewReader(jobEvents), "job_events.csv"); err != nil {
+				return nil, err
+			}
+			if err := g.taskEvents(bytes.NewReader(taskEvents), "task_events.csv"); err != nil {
+				return nil, err
+			}
+			return g.finish(), nil
+		})
+	})
+}
+
+type parseFunc func(io.Reader, string, ParseOptions) (*Trace, error)
+
+// checkParser parses data strictly and with SkipBad and checks the results.
+func checkParser(t *testing.T, data []byte, parse parseFunc) {
+	for _, skip := range []bool{false, true} {
+		tr, err := parse(bytes.NewReader(data), "fuzz", ParseOptions{SkipBad: skip})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Fatalf("skip %v: error %v is not a ParseError with a line", skip, err)
+			}
+			if skip && !strings.Contains(err.Error(), "longer than") {
+				t.Fatalf("--skip-bad failed on %v", err)
+			}
+			continue
+		}
+		checkTrace(t, tr)
+	}
+}
+
+// checkTrace checks every record is usable and Build's result.
+func checkTrace(t *testing.T, tr *Trace) {
+	t.Helper()
+	for i, r := range tr.Records {
+		f := r.Features
+		switch {
+		case !finite(r.Submit), !finite(r.Runtime) || r.Runtime <= 0, r.Size < 1,
+			!finite(r.Requested) || r.Requested < 0,
+			f.SubmitHour < 0 || f.SubmitHour > 23, f.SubmitDay < 0 || f.SubmitDay > 6:
+			t.Fatalf("record %d unusable: %+v", i, r)
+		}
+		for _, d := range r.TaskDurations {
+			if !finite(d) || d < 0 {
+				t.Fatalf("record %d task duration %v", i, d)
+			}
+		}
+	}
+	for _, o := range []Options{DefaultOptions(), func() Options {
+		o := DefaultOptions()
+		o.StartHours, o.Hours, o.Fit, o.Load, o.Nodes, o.Racks = 0, 0, FitDrop, 1.4, 8, 2
+		return o
+	}()} {
+		w, _, err := Build(tr, o)
+		if err != nil {
+			if strings.Contains(err.Error(), "bug") {
+				t.Fatalf("Build: %v", err)
+			}
+			continue
+		}
+		if err := w.Validate(); err != nil {
+			t.Fatalf("Build returned an invalid workload: %v", err)
+		}
+	}
+}
