@@ -52,11 +52,12 @@ func FuzzParseAlibaba2018(f *testing.F) {
 }
 
 func FuzzParseGoogle2011(f *testing.F) {
-	jobs := bytes.Join([][]byte{
-		addFile(f, "google2011", "job_events", "part-00000-of-00002.csv"),
-		addFile(f, "google2011", "job_events", "part-00001-of-00002.csv"),
-	}, nil)
-	f.Add(jobs, addFile(f, "google2011", "task_events", "part-00000-of-00001.csv"))
+	// Short seeds (the fixture's jobs 2 and 6): minimising a new input
+	// takes time in proportion to its length.
+	f.Add([]byte("600000000,,2,0,userB,3,n2,logB\n1300000000,,6,0,userC,0,n6,logD\n1500000000,,2,4,userB,3,n2,logB\n1800000000,,6,4,userC,0,n6,logD\n"),
+		[]byte("700000000,,2,0,m1,1,userB,3,9,0.01,0.02,0.0001,0\n800000000,,2,0,m1,4,userB,3,9,0.01,0.02,0.0001,0\n"+
+			"760000000,,2,1,m2,1,userB,3,9,0.01,0.02,0.0001,0\n960000000,,2,1,m4,4,userB,3,9,0.01,0.02,0.0001,0\n"+
+			"1500000000,,6,0,m1,4,userC,0,0,0.01,0.02,0.0001,0\n"))
 	f.Add([]byte("1,,1,0,,,,\n"), []byte("1,,1,0,,1,,,,,,,\n2,,1,0,,4,,,,,,,\n"))
 	f.Fuzz(func(t *testing.T, jobEvents, taskEvents []byte) {
 		checkParser(t, nil, func(_ io.Reader, name string, opts ParseOptions) (*Trace, error) {
