@@ -66,7 +66,7 @@ func (r *ClassRules) Validate() error {
 // AssignClasses sets the class of each job, in order, so that SLO jobs carry
 // SLOShare of the offered work w = nodes · runtime (node-seconds): each job
 // goes to the class further below its target relative to the target,
-// SLO on ties — the rule GenerateGoogle's window applies as it draws jobs
+// SLO on ties — the rule Generate's window applies as it draws jobs
 // (without its redraws, since real jobs cannot be redrawn). No randomness.
 func (r *ClassRules) AssignClasses(jobs []Job) {
 	target := [2]float64{SLO: r.SLOShare, BestEffort: 1 - r.SLOShare}
@@ -86,7 +86,7 @@ func (r *ClassRules) AssignClasses(jobs []Job) {
 }
 
 // Terms sets j's value and, for an SLO job, its deadline and preferred
-// racks among racks partitions, exactly as GenerateGoogle does for a job
+// racks among racks partitions, exactly as Generate does for a job
 // of the same id, class, submit and runtime (with ValuePerNodeHour off):
 // the draws come from the job's own stream PCG(Seed, 2³² | ID), slack first
 // (uniform over SlackPct), then the preferred set (a random

@@ -7,32 +7,43 @@ import (
 )
 
 // TestTermsMatchGenerator checks that ClassRules.Terms reproduces the
-// deadline, preferred racks and value GenerateGoogle gives each job, so
-// importers and the generator share one set of rules.
+// deadline, preferred racks and value every generator gives each job, so
+// importers and generators share one set of rules.
 func TestTermsMatchGenerator(t *testing.T) {
-	p := DefaultGoogleParams()
-	p.Hours, p.HistoryJobs, p.Seed = 1, 50, 9
-	p.SlackPct = []float64{10, 30, 170}
-	w := generate(t, p)
-	r := DefaultClassRules()
-	r.SlackPct, r.Seed = p.SlackPct, p.Seed
-	racks := len(w.Header.Cluster.PartitionNodes)
-	slo := 0
-	for _, sec := range [][]Job{w.Jobs, w.History} {
-		for _, want := range sec {
-			got := want
-			got.Deadline, got.Preferred, got.Value = -1, []int{99}, -1
-			r.Terms(&got, racks)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("job %d: Terms gave %+v, generator %+v", want.ID, got, want)
+	for _, gen := range Generators() {
+		t.Run(gen, func(t *testing.T) {
+			p, err := DefaultParams(gen)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if want.Class == SLO {
-				slo++
+			p.Hours, p.HistoryJobs, p.Seed, p.ValuePerNodeHour = 1, 50, 9, false
+			p.SlackPct = []float64{10, 30, 170}
+			w, err := Generate(gen, p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-	if slo == 0 {
-		t.Fatal("no SLO job in the generated workload")
+			r := DefaultClassRules()
+			r.SlackPct, r.Seed = p.SlackPct, p.Seed
+			r.SLOValue, r.BEValue, r.PreferredFraction = p.SLOValue, p.BEValue, p.PreferredFraction
+			racks := len(w.Header.Cluster.PartitionNodes)
+			slo := 0
+			for _, sec := range [][]Job{w.Jobs, w.History} {
+				for _, want := range sec {
+					got := want
+					got.Deadline, got.Preferred, got.Value = -1, []int{99}, -1
+					r.Terms(&got, racks)
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("job %d: Terms gave %+v, generator %+v", want.ID, got, want)
+					}
+					if want.Class == SLO {
+						slo++
+					}
+				}
+			}
+			if slo == 0 {
+				t.Fatal("no SLO job in the generated workload")
+			}
+		})
 	}
 }
 
