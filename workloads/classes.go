@@ -30,6 +30,11 @@ type ClassRules struct {
 // mix, slack {20,40,60,80}%, 6 of 8 racks preferred, values 1000 and 100.
 func DefaultClassRules() ClassRules {
 	p := DefaultGoogleParams()
+	return p.ClassRules()
+}
+
+// ClassRules are the class and terms rules of a generator's parameters.
+func (p *Params) ClassRules() ClassRules {
 	return ClassRules{
 		SLOShare:          p.SLOShare,
 		SlackPct:          slices.Clone(p.SlackPct),

@@ -428,25 +428,11 @@ const (
 // features. Its random draws come from a stream per job id so they do not
 // depend on how many jobs came before.
 func (g *generation) finish(j *Job, id int) {
-	rng := rand.New(rand.NewPCG(g.p.Seed, 1<<32|uint64(id)))
 	j.ID = id
 	j.Features.SubmitHour = int(math.Floor(mod(j.Submit/3600, 24)))
 	j.Features.SubmitDay = int(math.Floor(mod(j.Submit/86400, 7)))
-	j.Value = g.p.BEValue
-	if j.Class == SLO {
-		j.Value = g.p.SLOValue
-		slack := g.p.SlackPct[rng.IntN(len(g.p.SlackPct))]
-		j.Deadline = roundMS(j.Submit + j.Runtime*(1+slack/100))
-		if j.Deadline <= j.Submit {
-			j.Deadline = j.Submit + 0.001
-		}
-		racks := len(g.cluster.PartitionNodes)
-		k := max(1, int(math.Round(g.p.PreferredFraction*float64(racks))))
-		if k < racks {
-			j.Preferred = rng.Perm(racks)[:k]
-			slices.Sort(j.Preferred)
-		}
-	}
+	rules := g.p.ClassRules()
+	rules.Terms(j, len(g.cluster.PartitionNodes))
 	if g.p.ValuePerNodeHour {
 		// Expected size known at submit: nodes × the name's median runtime.
 		j.Value *= float64(j.Nodes) * g.cat.byName[j.Features.Name].median() / 3600
