@@ -68,14 +68,7 @@ func ParseAlibaba2018(r io.Reader, name string, opts ParseOptions) (*Trace, erro
 	l := newLines(r, name, &opts, t)
 	index := make(map[string]int)
 	var jobs []*aliJob
-	for {
-		b, ok := l.next()
-		if !ok {
-			break
-		}
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
+	err := l.each(func(b []byte) error {
 		f, err := splitCSV(b, aliFields)
 		var task aliTask
 		var status string
@@ -83,10 +76,7 @@ func ParseAlibaba2018(r io.Reader, name string, opts ParseOptions) (*Trace, erro
 			task, status, err = parseAliTask(f)
 		}
 		if err != nil {
-			if e := l.bad(err); e != nil {
-				return nil, e
-			}
-			continue
+			return err
 		}
 		jobName := f[aliJobName]
 		i, ok := index[jobName]
@@ -100,8 +90,9 @@ func ParseAlibaba2018(r io.Reader, name string, opts ParseOptions) (*Trace, erro
 		if status != "terminated" && j.status == "" {
 			j.status = status
 		}
-	}
-	if err := l.err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, j := range jobs {

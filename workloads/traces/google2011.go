@@ -134,21 +134,7 @@ func gInt(what string, s []byte, lo, hi int64) (int64, error) {
 
 // jobEvents reads one job_events part.
 func (g *google2011) jobEvents(r io.Reader, name string) error {
-	l := newLines(r, name, g.opts, g.t)
-	for {
-		b, ok := l.next()
-		if !ok {
-			return l.err()
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		if err := g.jobEvent(b); err != nil {
-			if e := l.bad(err); e != nil {
-				return e
-			}
-		}
-	}
+	return newLines(r, name, g.opts, g.t).each(g.jobEvent)
 }
 
 func (g *google2011) jobEvent(b []byte) error {
@@ -207,21 +193,7 @@ func (g *google2011) jobEvent(b []byte) error {
 
 // taskEvents reads one task_events part.
 func (g *google2011) taskEvents(r io.Reader, name string) error {
-	l := newLines(r, name, g.opts, g.t)
-	for {
-		b, ok := l.next()
-		if !ok {
-			return l.err()
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		if err := g.taskEvent(b); err != nil {
-			if e := l.bad(err); e != nil {
-				return e
-			}
-		}
-	}
+	return newLines(r, name, g.opts, g.t).each(g.taskEvent)
 }
 
 func (g *google2011) taskEvent(b []byte) error {

@@ -45,17 +45,10 @@ var mustangHeader = []string{"user_ID", "group_ID", "submit_time", "start_time",
 func ParseMustang(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
 	t := &Trace{Format: FormatMustang, Source: name}
 	l := newLines(r, name, &opts, t)
-	for {
-		b, ok := l.next()
-		if !ok {
-			break
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
+	err := l.each(func(b []byte) error {
 		f, err := splitCSV(b, mustFields)
 		if err == nil && l.n == 1 && strings.EqualFold(strings.TrimSpace(f[0]), mustangHeader[0]) {
-			continue
+			return nil
 		}
 		var rec Record
 		var status string
@@ -63,10 +56,7 @@ func ParseMustang(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
 			rec, status, err = parseMustangFields(f)
 		}
 		if err != nil {
-			if e := l.bad(err); e != nil {
-				return nil, e
-			}
-			continue
+			return err
 		}
 		switch {
 		case status != "completed":
@@ -78,8 +68,9 @@ func ParseMustang(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
 		default:
 			t.Records = append(t.Records, rec)
 		}
-	}
-	if err := l.err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return t, nil

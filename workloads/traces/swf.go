@@ -47,118 +47,118 @@ const (
 // field 9. Blank lines are ignored; any other malformed line is an error
 // naming file and line.
 func ParseSWF(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
-	t := &Trace{Format: FormatSWF, Source: name}
-	l := newLines(r, name, &opts, t)
-	var (
-		start   int64 // UnixStartTime
-		tzOff   = 0   // TimeZone, seconds east of UTC
-		loc     *time.Location
-		started bool // a job line was read: the header is over
-	)
-	var f [swfFields]float64
-	for {
-		b, ok := l.next()
-		if !ok {
-			break
+	p := swfParser{t: &Trace{Format: FormatSWF, Source: name}}
+	err := newLines(r, name, &opts, p.t).each(func(s []byte) error {
+		if s[0] != ';' {
+			p.started = true
+			return p.job(s)
 		}
-		s := bytes.TrimSpace(b)
-		if len(s) == 0 {
-			continue
+		if p.started {
+			return nil // comments between jobs carry no header fields
 		}
-		if s[0] == ';' {
-			if started {
-				continue // comments between jobs carry no header fields
-			}
-			key, val, ok := strings.Cut(string(s[1:]), ":")
-			if !ok {
-				continue
-			}
-			key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-			var err error
-			switch key {
-			case "MaxProcs":
-				t.MaxProcs, err = strconv.Atoi(val)
-				if err == nil && t.MaxProcs < 0 {
-					err = fmt.Errorf("must be ≥ 0")
-				}
-			case "UnixStartTime":
-				start, err = strconv.ParseInt(val, 10, 64)
-				if err == nil && (start < -1<<40 || start > 1<<40) {
-					err = fmt.Errorf("out of range")
-				}
-			case "TimeZone":
-				tzOff, err = strconv.Atoi(val)
-				if err == nil && (tzOff < -14*3600 || tzOff > 14*3600) {
-					err = fmt.Errorf("out of range")
-				}
-			case "TimeZoneString":
-				// An unknown zone name falls back to TimeZone or UTC: it only
-				// affects the hour and day features.
-				if z, zerr := time.LoadLocation(val); zerr == nil && val != "" && val != "Local" {
-					loc = z
-				}
-			}
-			if err != nil {
-				t.MaxProcs = max(t.MaxProcs, 0)
-				if e := l.bad(fmt.Errorf("header %s: bad value %q: %v", key, val, err)); e != nil {
-					return nil, e
-				}
-			}
-			continue
-		}
-		started = true
-		if err := parseSWFLine(s, &f); err != nil {
-			if e := l.bad(err); e != nil {
-				return nil, e
-			}
-			continue
-		}
-		switch st := int(f[swfStatus]); st {
-		case 1, -1:
-		case 0:
-			t.filter("failed")
-			continue
-		case 5:
-			t.filter("cancelled")
-			continue
-		default:
-			t.filter(fmt.Sprintf("partial (status %d)", st))
-			continue
-		}
-		size := int(f[swfProcs])
-		if size <= 0 {
-			size = int(f[swfReqProcs])
-		}
-		if size <= 0 {
-			t.filter("zero size")
-			continue
-		}
-		if f[swfRun] <= 0 {
-			t.filter("zero runtime")
-			continue
-		}
-		if f[swfSubmit] < 0 {
-			t.filter("unknown submit time")
-			continue
-		}
-		rec := Record{Submit: f[swfSubmit], Runtime: f[swfRun], Size: size}
-		if f[swfReqTime] > 0 {
-			rec.Requested = f[swfReqTime]
-		}
-		rec.Features = swfFeatures(&f, size)
-		wall := time.Unix(start+int64(f[swfSubmit]), 0)
-		if loc != nil {
-			wall = wall.In(loc)
-		} else {
-			wall = wall.In(time.FixedZone("", tzOff))
-		}
-		rec.Features.SubmitHour, rec.Features.SubmitDay = wall.Hour(), int(wall.Weekday())
-		t.Records = append(t.Records, rec)
-	}
-	if err := l.err(); err != nil {
+		return p.header(s)
+	})
+	if err != nil {
 		return nil, err
 	}
-	return t, nil
+	return p.t, nil
+}
+
+// swfParser is the state of one SWF read.
+type swfParser struct {
+	t       *Trace
+	start   int64 // UnixStartTime
+	tzOff   int   // TimeZone, seconds east of UTC
+	loc     *time.Location
+	started bool // a job line was read: the header is over
+	f       [swfFields]float64
+}
+
+// header reads one ";Key: value" header line; other comments are ignored.
+func (p *swfParser) header(s []byte) error {
+	key, val, ok := strings.Cut(string(s[1:]), ":")
+	if !ok {
+		return nil
+	}
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	var err error
+	switch key {
+	case "MaxProcs":
+		p.t.MaxProcs, err = strconv.Atoi(val)
+		if err == nil && p.t.MaxProcs < 0 {
+			err = fmt.Errorf("must be ≥ 0")
+		}
+	case "UnixStartTime":
+		p.start, err = strconv.ParseInt(val, 10, 64)
+		if err == nil && (p.start < -1<<40 || p.start > 1<<40) {
+			err = fmt.Errorf("out of range")
+		}
+	case "TimeZone":
+		p.tzOff, err = strconv.Atoi(val)
+		if err == nil && (p.tzOff < -14*3600 || p.tzOff > 14*3600) {
+			err = fmt.Errorf("out of range")
+		}
+	case "TimeZoneString":
+		// An unknown zone name falls back to TimeZone or UTC: it only
+		// affects the hour and day features.
+		if z, zerr := time.LoadLocation(val); zerr == nil && val != "" && val != "Local" {
+			p.loc = z
+		}
+	}
+	if err != nil {
+		p.t.MaxProcs = max(p.t.MaxProcs, 0)
+		return fmt.Errorf("header %s: bad value %q: %v", key, val, err)
+	}
+	return nil
+}
+
+// job reads one job line: a record, or a count of why it was filtered.
+func (p *swfParser) job(s []byte) error {
+	f, t := &p.f, p.t
+	if err := parseSWFLine(s, f); err != nil {
+		return err
+	}
+	switch st := int(f[swfStatus]); st {
+	case 1, -1:
+	case 0:
+		t.filter("failed")
+		return nil
+	case 5:
+		t.filter("cancelled")
+		return nil
+	default:
+		t.filter(fmt.Sprintf("partial (status %d)", st))
+		return nil
+	}
+	size := int(f[swfProcs])
+	if size <= 0 {
+		size = int(f[swfReqProcs])
+	}
+	switch {
+	case size <= 0:
+		t.filter("zero size")
+		return nil
+	case f[swfRun] <= 0:
+		t.filter("zero runtime")
+		return nil
+	case f[swfSubmit] < 0:
+		t.filter("unknown submit time")
+		return nil
+	}
+	rec := Record{Submit: f[swfSubmit], Runtime: f[swfRun], Size: size}
+	if f[swfReqTime] > 0 {
+		rec.Requested = f[swfReqTime]
+	}
+	rec.Features = swfFeatures(f, size)
+	wall := time.Unix(p.start+int64(f[swfSubmit]), 0)
+	if p.loc != nil {
+		wall = wall.In(p.loc)
+	} else {
+		wall = wall.In(time.FixedZone("", p.tzOff))
+	}
+	rec.Features.SubmitHour, rec.Features.SubmitDay = wall.Hour(), int(wall.Weekday())
+	t.Records = append(t.Records, rec)
+	return nil
 }
 
 // swfMaxValue bounds every SWF number: times of centuries, processor

@@ -164,6 +164,28 @@ func (l *lines) err() error {
 	return nil
 }
 
+// each calls fn with every non-blank line (its white space trimmed at
+// both ends) until the input ends; a line fn rejects goes to bad, so it
+// is skipped with SkipBad and otherwise ends the read with file and line.
+// The result is the first such error or the read error.
+func (l *lines) each(fn func(line []byte) error) error {
+	for {
+		b, ok := l.next()
+		if !ok {
+			return l.err()
+		}
+		s := bytes.TrimSpace(b)
+		if len(s) == 0 {
+			continue
+		}
+		if err := fn(s); err != nil {
+			if e := l.bad(err); e != nil {
+				return e
+			}
+		}
+	}
+}
+
 // bad handles a malformed current line: nil (skip it) with SkipBad,
 // otherwise the error with file and line.
 func (l *lines) bad(err error) error {
