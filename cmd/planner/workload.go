@@ -58,14 +58,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if out == "" {
-		bw := bufio.NewWriter(stdout)
-		if err := workloads.Write(bw, w); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+	return writeWorkload(w, out, stdout)
 }
 
 func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
@@ -186,4 +179,17 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writeWorkload writes w to the file out (atomically: a failed write leaves
+// an existing file alone) or, when out is empty, to stdout.
+func writeWorkload(w *workloads.Workload, out string, stdout io.Writer) error {
+	if out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := workloads.Write(bw, w); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
 }

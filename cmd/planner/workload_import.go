@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
-	"github.com/plannerhq/planner/workloads"
 	"github.com/plannerhq/planner/workloads/traces"
 	"github.com/spf13/pflag"
 )
@@ -78,12 +76,5 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if out == "" {
-		bw := bufio.NewWriter(stdout)
-		if err := workloads.Write(bw, w); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+	return writeWorkload(w, out, stdout)
 }
