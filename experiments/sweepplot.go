@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -76,10 +77,15 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 			xs[i] = float64(i)
 		}
 		p.NominalX(r.Values...)
-	} else if r.LogX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	} else {
+		// A labelled tick at every swept value: the reader sees the values
+		// that were run, not round numbers between them.
+		p.X.Tick.Marker = valueTicks(xs)
+		if r.LogX {
+			p.X.Scale = plot.LogScale{}
+		}
 	}
+	p.Y.Tick.Marker = shortTicks{}
 	means := r.Means()
 	nsch, nseeds := len(r.Schedulers), len(r.Seeds)
 	ymin, ymax := math.Inf(1), math.Inf(-1)
@@ -168,4 +174,42 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 var shapes = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
 	draw.RingGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{},
+}
+
+// valueTicks marks and labels exactly these values (those within the axis).
+type valueTicks []float64
+
+// Ticks implements plot.Ticker.
+func (v valueTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for _, x := range v {
+		if x >= lo && x <= hi {
+			ticks = append(ticks, plot.Tick{Value: x, Label: tickLabel(x)})
+		}
+	}
+	return ticks
+}
+
+// shortTicks are gonum's default ticks labelled without trailing zeros
+// (25, not 25.00).
+type shortTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (shortTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = tickLabel(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// tickLabel is v without trailing zeros: whole numbers in full, others
+// with at most four significant digits.
+func tickLabel(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64) // 98400, not 9.84e+04
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
