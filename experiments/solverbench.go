@@ -31,6 +31,22 @@ type SolverBenchConfig struct {
 	// warm-started from its answer with this limit. BestPct is then measured
 	// against the best of those and of every listed solver.
 	Reference time.Duration
+	// ReferenceWork, when positive, makes the reference portfolio solve
+	// deterministic with this many local-search moves instead of Reference
+	// of wall time, so that the best known does not depend on the machine's
+	// load; CBC is then warm-started from it for Reference (when positive).
+	ReferenceWork int64
+	// Known holds best objectives known from earlier runs (ReadBestKnown),
+	// so that a long Reference need not be recomputed on every run; BestPct
+	// is measured against the best of them and of this run's solves.
+	Known map[BenchInstance]float64
+}
+
+// BenchInstance names one instance of a solver comparison (the other
+// generator parameters are those of the run).
+type BenchInstance struct {
+	Jobs int
+	Seed uint64
 }
 
 // SolverBenchRow is one solve. Bound is the instance's LP relaxation bound
@@ -99,8 +115,11 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 				}
 			}
 			best := math.Inf(-1)
-			if cfg.Reference > 0 {
-				best = referenceObjective(ctx, m, cfg.Reference)
+			if v, ok := cfg.Known[BenchInstance{jobs, seed}]; ok {
+				best = v
+			}
+			if cfg.Reference > 0 || cfg.ReferenceWork > 0 {
+				best = math.Max(best, referenceObjective(ctx, m, cfg))
 			}
 			for _, r := range rows[first:] {
 				if !math.IsNaN(r.Objective) {
@@ -119,9 +138,10 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 }
 
 // referenceObjective is the best objective of a long portfolio solve and of
-// CBC warm-started from its answer, each with the given limit (−Inf when
-// neither finds an answer).
-func referenceObjective(ctx context.Context, m *solver.Model, limit time.Duration) float64 {
+// CBC warm-started from its answer (−Inf when neither finds an answer): each
+// with the limit cfg.Reference, or the portfolio deterministic with
+// cfg.ReferenceWork moves (guarded by referenceWorkGuard).
+func referenceObjective(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float64 {
 	best := math.Inf(-1)
 	var start []float64
 	for _, name := range []string{solver.PortfolioName, solver.CBCName} {
@@ -129,7 +149,14 @@ func referenceObjective(ctx context.Context, m *solver.Model, limit time.Duratio
 		if err != nil {
 			continue
 		}
-		res, err := s.Solve(ctx, m, &solver.Settings{TimeLimit: limit, Threads: 1, Start: start})
+		set := &solver.Settings{TimeLimit: cfg.Reference, Threads: 1, Start: start}
+		if name == solver.PortfolioName && cfg.ReferenceWork > 0 {
+			set.Deterministic, set.WorkLimit, set.TimeLimit = true, cfg.ReferenceWork, referenceWorkGuard
+		}
+		if set.TimeLimit <= 0 {
+			continue
+		}
+		res, err := s.Solve(ctx, m, set)
 		if err != nil || res.X == nil {
 			continue
 		}
@@ -139,6 +166,9 @@ func referenceObjective(ctx context.Context, m *solver.Model, limit time.Duratio
 	}
 	return best
 }
+
+// referenceWorkGuard is the wall-clock guard of a work-limited reference solve.
+const referenceWorkGuard = 30 * time.Minute
 
 // lpBound is the LP relaxation bound of m (NaN when the clp backend is not
 // compiled in or does not finish within ten times the benchmark limit).
@@ -156,6 +186,34 @@ func lpBound(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float6
 		return math.NaN()
 	}
 	return res.Bound
+}
+
+// ReadBestKnown reads the best objective known per instance from the JSON
+// output of an earlier run (WriteSolverBenchJSON): for each (jobs, seed) the
+// largest best_known or objective of its rows.
+func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
+	var rows []struct {
+		Jobs      int      `json:"jobs"`
+		Seed      uint64   `json:"seed"`
+		Objective *float64 `json:"objective"`
+		BestKnown *float64 `json:"best_known"`
+	}
+	if err := json.NewDecoder(r).Decode(&rows); err != nil {
+		return nil, fmt.Errorf("best known objectives: %w", err)
+	}
+	known := make(map[BenchInstance]float64)
+	for _, row := range rows {
+		k := BenchInstance{row.Jobs, row.Seed}
+		for _, v := range []*float64{row.Objective, row.BestKnown} {
+			if v == nil {
+				continue
+			}
+			if old, ok := known[k]; !ok || *v > old {
+				known[k] = *v
+			}
+		}
+	}
+	return known, nil
 }
 
 // WriteSolverBenchTable prints rows as an aligned text table.

@@ -121,9 +121,11 @@ func clpSolve(ctx context.Context, m *Model, s *Settings, algorithm int) (*lpRel
 		}
 	}
 
+	traceMark("child", "lp-loaded") // the model copied into C memory
 	clpMu.Lock()
 	C.pl_clp_solve(job)
 	clpMu.Unlock()
+	traceMark("child", "lp-solved")
 
 	lp := &lpRelaxation{Objective: math.NaN()}
 	copyX := func() []float64 {

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -146,7 +147,9 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		}
 		ctx, cancel := finishEarly(ctx, s)
 		defer cancel()
+		traceMark("child", "engine-start")
 		h := newHeuristic(m)
+		traceMark("child", "analysed")
 		// An answer before the LP, in case the LP takes the whole budget.
 		x0 := h.roundAndRepair(nil)
 		if x0 != nil && inc != nil {
@@ -155,20 +158,23 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		// No search runs beside the LP: on a machine running parallel
 		// simulations it would only slow the LP down, and the guided
 		// constructions after it are what find the value.
+		traceMark("child", "first-answer")
 		rm, _ := h.reduced()
-		lpCtx := ctx
+		traceMark("child", "reduced")
+		var lp *lpRelaxation
+		var err error
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
-			var cancel context.CancelFunc
-			lpCtx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
-			defer cancel()
+			lp, err = relaxWatched(ctx, relax, rm, s, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
+		} else {
+			lp, err = relax(ctx, rm, s)
 		}
-		lp, err := relax(lpCtx, rm, s)
+		traceMark("child", "lp")
 		if err != nil {
 			if x0 == nil {
 				return nil, err
 			}
 			// The answer stands without the LP (no bound, no guide).
-			lp = &lpRelaxation{TimeLimited: ctx.Err() != nil}
+			lp = &lpRelaxation{TimeLimited: ctx.Err() != nil || errors.Is(err, errLPAbandoned)}
 		}
 		if lp.Infeasible {
 			return &Result{Status: Infeasible, Bound: math.NaN()}, nil
@@ -183,6 +189,42 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		}
 		res.TimeLimited = res.TimeLimited || lp.TimeLimited
 		return res, nil
+	}
+}
+
+// lpLateGrace is how long past its deadline relaxWatched still waits for
+// the LP: an LP stopped by its own time limit is about to answer then.
+const lpLateGrace = 10 * time.Millisecond
+
+// errLPAbandoned: the LP had not answered by its deadline.
+var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its deadline")
+
+// relaxWatched runs relax under a context with the given deadline, but
+// returns errLPAbandoned if it has not answered lpLateGrace after it. CLP's
+// time limit counts processor time, so on a loaded machine it overran its
+// wall-clock share, up to the worker's kill, and the search after it never
+// ran; abandoned, it finishes on its own thread while the search goes on
+// without a guide.
+func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error),
+	m *Model, s *Settings, deadline time.Time) (*lpRelaxation, error) {
+	lpCtx, cancel := context.WithDeadline(ctx, deadline)
+	type answer struct {
+		lp  *lpRelaxation
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		defer cancel()
+		lp, err := relax(lpCtx, m, s)
+		done <- answer{lp, err}
+	}()
+	late := time.NewTimer(time.Until(deadline) + lpLateGrace)
+	defer late.Stop()
+	select {
+	case a := <-done:
+		return a.lp, a.err
+	case <-late.C:
+		return nil, errLPAbandoned
 	}
 }
 
@@ -202,6 +244,7 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	// With an extra answer (the unguided construction, done already) only
 	// the guided orders are new.
 	h.construction(ctx, guide, guide == nil || extra == nil, b)
+	traceMark("child", "constructed")
 	if s.Start != nil && len(s.Start) == h.n {
 		st := append([]float64(nil), s.Start...)
 		m.Snap(st)
@@ -215,6 +258,7 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	if h.simple {
 		streams = h.sample(ctx, s, greedySamples, b)
 	}
+	traceMark("child", "sampled")
 	b.flush()
 	best := b.x
 	moves := int64(0)

@@ -45,3 +45,16 @@ func TestWireRejectsTruncatedRequest(t *testing.T) {
 		}
 	}
 }
+
+func TestWireRejectsColumnIndexOutOfRange(t *testing.T) {
+	m := &Model{}
+	x := m.AddVar("x", Binary, 0, 1, 1)
+	m.AddRow("r", []int{x}, []float64{1}, LE, 1)
+	b := encodeRequest(&workerRequest{Engine: "clp", Model: m})
+	// The row's only index is the 12 bytes before its one coefficient (8)
+	// and the coefficient count (8): overwrite it with 1 (one column only).
+	b[len(b)-20] = 1
+	if _, err := readRequest(bytes.NewReader(b)); err == nil {
+		t.Fatal("a request naming column 1 of 1 was accepted")
+	}
+}

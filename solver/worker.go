@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -58,6 +59,7 @@ func RunWorkerIfRequested() {
 	if os.Getenv(WorkerEnv) != "1" {
 		return
 	}
+	traceMark("child", "main")
 	out := os.NewFile(3, "solver-results")
 	if err := serveWorker(os.Stdin, out); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -159,6 +161,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	if err != nil {
 		return err
 	}
+	traceMark("child", "request-read")
 	send := &frameSender{w: &wireWriter{w: bufio.NewWriterSize(out, 1<<16)}}
 	eng, ok := workerEngines()[req.Engine]
 	if !ok {
@@ -188,13 +191,16 @@ func serveWorker(in *os.File, out *os.File) error {
 		s.TimeLimit = max(time.Until(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
 	}
 	res, err := eng(ctx, req.Model, &s, send.incumbent)
+	traceMark("child", "engine-done")
 	close(stop)
 	if err != nil && ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 		// Running out of time is an outcome, not a failure: the parent
 		// keeps whatever incumbents were sent.
 		res, err = &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}, nil
 	}
-	return send.final(res, err)
+	err = send.final(res, err)
+	traceMark("child", "final-sent")
+	return err
 }
 
 // solveInWorker runs engine name on m in a child process and returns the best
@@ -202,6 +208,7 @@ func serveWorker(in *os.File, out *os.File) error {
 // killing the child if it is still running then.
 func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Result, error) {
 	start := time.Now()
+	traceMark("parent", "start")
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: locating the worker executable: %w", name, err)
@@ -217,6 +224,10 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 		req.Deadline = d.UnixNano()
 	}
 
+	// Encode the request while the child starts.
+	encoded := make(chan []byte, 1)
+	go func() { encoded <- encodeRequest(req) }()
+
 	results, resultsW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
@@ -227,6 +238,9 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 	cmd.ExtraFiles = []*os.File{resultsW}
 	stderr := &tailBuffer{max: stderrKeep}
 	cmd.Stderr = stderr
+	if traceOn {
+		cmd.Stderr = io.MultiWriter(os.Stderr, stderr)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		resultsW.Close()
@@ -237,11 +251,13 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 		return nil, fmt.Errorf("solver: %s: starting the worker: %w", name, err)
 	}
 	resultsW.Close()
+	traceMark("parent", "child-started")
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	go func() {
-		writeRequest(stdin, req) // an error here shows up as a worker that exits early
+		stdin.Write(<-encoded) // an error here shows up as a worker that exits early
 		stdin.Close()
+		traceMark("parent", "request-written")
 	}()
 
 	events := make(chan workerEvent, 16)
@@ -307,6 +323,7 @@ loop:
 	// The final answer first, so that it wins ties: incumbents of equal
 	// value can arrive in either order from parallel searches, and a
 	// deterministic solve must return the engine's own choice.
+	traceMark("parent", "answers-in")
 	cands := [][]float64{finalX}
 	for i := len(recent) - 1; i >= 0; i-- {
 		cands = append(cands, recent[i])
@@ -315,6 +332,7 @@ loop:
 		// A feasible answer cannot beat a proven optimum.
 		best.Status = Optimal
 	}
+	traceMark("parent", "verified")
 	// Reap the child without waiting on it past the deadline: a child that
 	// is still running now gets killed.
 	select {
@@ -327,6 +345,7 @@ loop:
 		go func() { <-exited }()
 	}
 	best.Wall = time.Since(start)
+	traceMark("parent", "done")
 	best.finish(m)
 	if failure != nil && best.X == nil {
 		return nil, failure

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		solvers []string
 		format  string
 		quiet   bool
+		known   []string
 	)
 	fs.IntSliceVar(&cfg.Jobs, "jobs", []int{300}, "pending jobs per instance (a list runs each size)")
 	fs.IntVar(&cfg.Racks, "racks", 8, "racks (partitions of identical nodes)")
@@ -35,6 +37,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s); '% of best' is then against it")
+	fs.Int64Var(&cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
+	fs.StringSliceVar(&known, "best-known", nil, "JSON outputs of earlier runs (e.g. with --reference) whose best objectives per instance count as known")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed.\n\nFlags:")
 		fs.PrintDefaults()
@@ -51,6 +55,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
+	}
+	if cfg.ReferenceWork < 0 {
+		return usageError{fmt.Errorf("--reference-work: must be ≥ 0, got %d", cfg.ReferenceWork)}
 	}
 	if cfg.Timeout <= 0 {
 		return usageError{fmt.Errorf("--timeout: must be positive, got %s", cfg.Timeout)}
@@ -77,6 +84,11 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	cfg.Solvers = solvers
+	for _, path := range known {
+		if err := readBestKnown(path, &cfg); err != nil {
+			return usageError{fmt.Errorf("--best-known: %w", err)}
+		}
+	}
 	progress := func(r experiments.SolverBenchRow) {
 		if !quiet {
 			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d %s %.0f ms\n", r.Solver, r.Jobs, r.Seed, r.Status, r.WallMS)
@@ -90,6 +102,29 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		return experiments.WriteSolverBenchJSON(stdout, rows)
 	}
 	return experiments.WriteSolverBenchTable(stdout, rows)
+}
+
+// readBestKnown merges the best objectives of the JSON output at path into cfg.Known.
+func readBestKnown(path string, cfg *experiments.SolverBenchConfig) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	known, err := experiments.ReadBestKnown(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if cfg.Known == nil {
+		cfg.Known = known
+		return nil
+	}
+	for k, v := range known {
+		if old, ok := cfg.Known[k]; !ok || v > old {
+			cfg.Known[k] = v
+		}
+	}
+	return nil
 }
 
 // defaultBenchSolvers is every backend of this build, the default first.
