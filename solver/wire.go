@@ -217,9 +217,15 @@ func writeRequest(w io.Writer, req *workerRequest) error {
 	return err
 }
 
+// errNoRequest: the input ended before a request began.
+var errNoRequest = errors.New("solver: no worker request")
+
 func readRequest(r io.Reader) (*workerRequest, error) {
 	var head [16]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
+		if err == io.EOF {
+			return nil, errNoRequest
+		}
 		return nil, fmt.Errorf("solver: reading worker request: %w", err)
 	}
 	if binary.LittleEndian.Uint64(head[:]) != uint64(wireMagic) {

@@ -158,6 +158,9 @@ func (f *frameSender) final(res *Result, err error) error {
 
 func serveWorker(in *os.File, out *os.File) error {
 	req, err := readRequest(in)
+	if errors.Is(err, errNoRequest) {
+		return nil // a spare worker whose parent has gone
+	}
 	if err != nil {
 		return err
 	}
@@ -209,10 +212,6 @@ func serveWorker(in *os.File, out *os.File) error {
 func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Result, error) {
 	start := time.Now()
 	traceMark("parent", "start")
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("solver: %s: locating the worker executable: %w", name, err)
-	}
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
 	var deadline time.Time
 	if s.TimeLimit > 0 {
@@ -228,40 +227,22 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 	encoded := make(chan []byte, 1)
 	go func() { encoded <- encodeRequest(req) }()
 
-	results, resultsW, err := os.Pipe()
+	w, err := takeWorker()
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
 	}
-	defer results.Close()
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), WorkerEnv+"=1")
-	cmd.ExtraFiles = []*os.File{resultsW}
-	stderr := &tailBuffer{max: stderrKeep}
-	cmd.Stderr = stderr
-	if traceOn {
-		cmd.Stderr = io.MultiWriter(os.Stderr, stderr)
-	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		resultsW.Close()
-		return nil, fmt.Errorf("solver: %s: %w", name, err)
-	}
-	if err := cmd.Start(); err != nil {
-		resultsW.Close()
-		return nil, fmt.Errorf("solver: %s: starting the worker: %w", name, err)
-	}
-	resultsW.Close()
+	defer w.results.Close()
+	defer func() { go replenishSpare() }()
+	cmd, stderr, exited := w.cmd, w.stderr, w.exited
 	traceMark("parent", "child-started")
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	go func() {
-		stdin.Write(<-encoded) // an error here shows up as a worker that exits early
-		stdin.Close()
+		w.stdin.Write(<-encoded) // an error here shows up as a worker that exits early
+		w.stdin.Close()
 		traceMark("parent", "request-written")
 	}()
 
 	events := make(chan workerEvent, 16)
-	go readWorkerEvents(results, len(m.Vars), events)
+	go readWorkerEvents(w.results, len(m.Vars), events)
 
 	best := &Result{Backend: name, Status: NoSolution, Bound: math.NaN()}
 	var timer <-chan time.Time
@@ -351,6 +332,90 @@ loop:
 		return nil, failure
 	}
 	return best, nil
+}
+
+// workerProc is a started worker process waiting for its request.
+type workerProc struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	results *os.File // the read end of the child's answers
+	stderr  *tailBuffer
+	exited  chan error // receives cmd.Wait's error once
+	dead    chan struct{}
+}
+
+// startWorker starts this executable as a worker (WorkerEnv set).
+func startWorker() (*workerProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("locating the worker executable: %w", err)
+	}
+	results, resultsW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	w := &workerProc{cmd: exec.Command(exe), results: results, stderr: &tailBuffer{max: stderrKeep},
+		exited: make(chan error, 1), dead: make(chan struct{})}
+	w.cmd.Env = append(os.Environ(), WorkerEnv+"=1")
+	w.cmd.ExtraFiles = []*os.File{resultsW}
+	w.cmd.Stderr = w.stderr
+	if traceOn {
+		w.cmd.Stderr = io.MultiWriter(os.Stderr, w.stderr)
+	}
+	if w.stdin, err = w.cmd.StdinPipe(); err == nil {
+		err = w.cmd.Start()
+	}
+	resultsW.Close()
+	if err != nil {
+		results.Close()
+		return nil, fmt.Errorf("starting the worker: %w", err)
+	}
+	go func() {
+		w.exited <- w.cmd.Wait()
+		close(w.dead)
+	}()
+	return w, nil
+}
+
+// spare is a worker started ahead of the next solve: start-up (exec,
+// dynamic linking of the C libraries, the Go runtime) then costs the solve
+// nothing. It waits for its request on standard input and exits quietly
+// when the parent closes it (the parent exits). Every solve takes it, or
+// starts a worker when there is none, and starts the next spare when done.
+// The deadline of a solve is in its request, so a spare is as good as a
+// fresh worker, and killed at the deadline in the same way.
+var spare struct {
+	mu sync.Mutex
+	w  *workerProc
+}
+
+// takeWorker returns the spare worker when it is alive, else a new one.
+func takeWorker() (*workerProc, error) {
+	spare.mu.Lock()
+	w := spare.w
+	spare.w = nil
+	spare.mu.Unlock()
+	if w != nil {
+		select {
+		case <-w.dead:
+			w.results.Close()
+		default:
+			return w, nil
+		}
+	}
+	return startWorker()
+}
+
+// replenishSpare starts a spare worker if there is none.
+func replenishSpare() {
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	if spare.w != nil {
+		return
+	}
+	if w, err := startWorker(); err == nil {
+		spare.w = w
+	}
 }
 
 type workerEvent struct {
