@@ -150,22 +150,34 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		traceMark("child", "engine-start")
 		h := newHeuristic(m)
 		traceMark("child", "analysed")
-		// An answer before the LP, in case the LP takes the whole budget.
-		x0 := h.roundAndRepair(nil)
-		if x0 != nil && inc != nil {
-			inc(append([]float64(nil), x0...))
+		// An answer before the LP's, in case the LP takes the whole budget.
+		// With a deadline the LP starts first and this answer is built
+		// beside it (the LP is single-threaded), in deterministic mode
+		// before it; either way it is the same answer.
+		first := func() []float64 {
+			x0 := h.roundAndRepair(nil)
+			if x0 != nil && inc != nil {
+				inc(append([]float64(nil), x0...))
+			}
+			traceMark("child", "first-answer")
+			return x0
 		}
-		// No search runs beside the LP: on a machine running parallel
+		// Apart from that, no search runs beside the LP: on a machine running parallel
 		// simulations it would only slow the LP down, and the guided
 		// constructions after it are what find the value.
-		traceMark("child", "first-answer")
-		rm, _ := h.reduced()
-		traceMark("child", "reduced")
+		var x0 []float64
 		var lp *lpRelaxation
 		var err error
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
-			lp, err = relaxWatched(ctx, relax, rm, s, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
+			rm, _ := h.reduced()
+			traceMark("child", "reduced")
+			wait := relaxWatched(ctx, relax, rm, s, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
+			x0 = first()
+			lp, err = wait()
 		} else {
+			x0 = first()
+			rm, _ := h.reduced()
+			traceMark("child", "reduced")
 			lp, err = relax(ctx, rm, s)
 		}
 		traceMark("child", "lp")
@@ -199,14 +211,14 @@ const lpLateGrace = 10 * time.Millisecond
 // errLPAbandoned: the LP had not answered by its deadline.
 var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its deadline")
 
-// relaxWatched runs relax under a context with the given deadline, but
-// returns errLPAbandoned if it has not answered lpLateGrace after it. CLP's
-// time limit counts processor time, so on a loaded machine it overran its
-// wall-clock share, up to the worker's kill, and the search after it never
-// ran; abandoned, it finishes on its own thread while the search goes on
-// without a guide.
+// relaxWatched starts relax under a context with the given deadline and
+// returns a function that waits for its answer, or returns errLPAbandoned
+// if there is none lpLateGrace after the deadline. CLP's time limit counts
+// processor time, so on a loaded machine it overran its wall-clock share,
+// up to the worker's kill, and the search after it never ran; abandoned,
+// it finishes on its own thread while the search goes on without a guide.
 func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error),
-	m *Model, s *Settings, deadline time.Time) (*lpRelaxation, error) {
+	m *Model, s *Settings, deadline time.Time) func() (*lpRelaxation, error) {
 	lpCtx, cancel := context.WithDeadline(ctx, deadline)
 	type answer struct {
 		lp  *lpRelaxation
@@ -218,13 +230,15 @@ func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model,
 		lp, err := relax(lpCtx, m, s)
 		done <- answer{lp, err}
 	}()
-	late := time.NewTimer(time.Until(deadline) + lpLateGrace)
-	defer late.Stop()
-	select {
-	case a := <-done:
-		return a.lp, a.err
-	case <-late.C:
-		return nil, errLPAbandoned
+	return func() (*lpRelaxation, error) {
+		late := time.NewTimer(time.Until(deadline) + lpLateGrace)
+		defer late.Stop()
+		select {
+		case a := <-done:
+			return a.lp, a.err
+		case <-late.C:
+			return nil, errLPAbandoned
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ func TestRelaxWatched(t *testing.T) {
 			return want, nil
 		}
 		start := time.Now()
-		lp, err := relaxWatched(context.Background(), relax, m, DefaultSettings(), start.Add(50*time.Millisecond))
+		lp, err := relaxWatched(context.Background(), relax, m, DefaultSettings(), start.Add(50*time.Millisecond))()
 		if !errors.Is(err, tc.wantErr) || (err == nil && lp != want) {
 			t.Errorf("%s: got %v, %v", tc.name, lp, err)
 		}
