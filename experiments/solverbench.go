@@ -24,8 +24,10 @@ type SolverBenchConfig struct {
 	Seeds     []uint64
 	Timeout   time.Duration // wall limit of each solve
 	Solvers   []string
-	// Deterministic solves with work limits instead of the clock.
+	// Deterministic solves with work limits instead of the clock: Work
+	// (local-search moves or nodes; zero: each backend's default).
 	Deterministic bool
+	Work          int64
 	// Reference, when positive, computes the best objective known for each
 	// instance with long solves: the portfolio with this limit, then CBC
 	// warm-started from its answer with this limit. BestPct is then measured
@@ -95,7 +97,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 			bound := lpBound(ctx, m, cfg)
 			first := len(rows)
 			for _, s := range solvers {
-				set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic}
+				set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic, WorkLimit: cfg.Work}
 				res, err := s.Solve(ctx, m, set)
 				if err != nil {
 					return nil, fmt.Errorf("%s on %d jobs, seed %d: %w", s.Name(), jobs, seed, err)

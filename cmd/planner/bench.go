@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,7 +35,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve")
 	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
 	fs.StringVar(&format, "format", "table", "output: table or json")
-	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock")
+	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards)")
+	fs.Int64Var(&cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s); '% of best' is then against it")
 	fs.Int64Var(&cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
@@ -55,6 +57,12 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
+	}
+	if cfg.Work < 0 {
+		return usageError{fmt.Errorf("--work: must be ≥ 0, got %d", cfg.Work)}
+	}
+	if cfg.Work > 0 && !cfg.Deterministic {
+		return usageError{errors.New("--work needs --deterministic")}
 	}
 	if cfg.ReferenceWork < 0 {
 		return usageError{fmt.Errorf("--reference-work: must be ≥ 0, got %d", cfg.ReferenceWork)}
