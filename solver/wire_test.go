@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"bufio"
 	"bytes"
 	"math"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -56,5 +58,27 @@ func TestWireRejectsColumnIndexOutOfRange(t *testing.T) {
 	b[len(b)-20] = 1
 	if _, err := readRequest(bytes.NewReader(b)); err == nil {
 		t.Fatal("a request naming column 1 of 1 was accepted")
+	}
+}
+
+// TestWorkerFinalWithoutAnswer: a final frame without an answer (no
+// solution, time limited) reaches the parent; it used to be dropped as a
+// malformed answer, so a time-limited solve lost its TimeLimited flag.
+func TestWorkerFinalWithoutAnswer(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	send := &frameSender{w: &wireWriter{w: bufio.NewWriter(w)}}
+	if err := send.final(&Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	events := make(chan workerEvent, 4)
+	readWorkerEvents(r, 3, events)
+	ev, ok := <-events
+	if !ok || ev.kind != msgFinal || !ev.res.TimeLimited || ev.res.X != nil {
+		t.Fatalf("got %+v (ok %v), want a time-limited final without an answer", ev, ok)
 	}
 }

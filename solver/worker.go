@@ -447,6 +447,9 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 			ev.res.Nodes = int64(d.u64())
 			ev.res.TimeLimited = d.u8() == 1
 			ev.res.X = d.floats()
+			if len(ev.res.X) == 0 && nvars > 0 {
+				ev.res.X = nil // no answer (sent as an empty list)
+			}
 		case msgError:
 			ev.err = d.str()
 		default:
