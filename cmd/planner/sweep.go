@@ -188,7 +188,7 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		flag, list, ok = strings.Cut(sf.vary, "=")
 		flag = strings.TrimPrefix(flag, "--")
 		if !ok || flag == "" {
-			return nil, fmt.Errorf("--vary %s: want FLAG=v1,v2,...", sf.vary)
+			return nil, fmt.Errorf("--vary %s: want FLAG=v1,v2,… (e.g. load=1.0,1.4)", sf.vary)
 		}
 		if list == "" {
 			return nil, fmt.Errorf("--vary %s: no values", sf.vary)
