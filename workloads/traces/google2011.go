@@ -132,21 +132,30 @@ func gInt(what string, s []byte, lo, hi int64) (int64, error) {
 	return v, nil
 }
 
+// gEvent splits one event line of want fields and parses the columns
+// job_events and task_events share: time (seconds; after = past the trace's
+// end) and job ID.
+func gEvent(b []byte, want int) (f [][]byte, t float64, after bool, id int64, err error) {
+	f = bytes.Split(b, []byte(","))
+	if len(f) != want {
+		return nil, 0, false, 0, fmt.Errorf("want %d comma-separated fields, got %d", want, len(f))
+	}
+	if t, after, err = gTime(f[0]); err != nil {
+		return nil, 0, false, 0, err
+	}
+	if id, err = gInt("job ID", f[2], 0, math.MaxInt64); err != nil {
+		return nil, 0, false, 0, err
+	}
+	return f, t, after, id, nil
+}
+
 // jobEvents reads one job_events part.
 func (g *google2011) jobEvents(r io.Reader, name string) error {
 	return newLines(r, name, g.opts, g.t).each(g.jobEvent)
 }
 
 func (g *google2011) jobEvent(b []byte) error {
-	f := bytes.Split(b, []byte(","))
-	if len(f) != gJobFields {
-		return fmt.Errorf("want %d comma-separated fields, got %d", gJobFields, len(f))
-	}
-	t, after, err := gTime(f[0])
-	if err != nil {
-		return err
-	}
-	id, err := gInt("job ID", f[2], 0, math.MaxInt64)
+	f, t, after, id, err := gEvent(b, gJobFields)
 	if err != nil {
 		return err
 	}
@@ -197,15 +206,7 @@ func (g *google2011) taskEvents(r io.Reader, name string) error {
 }
 
 func (g *google2011) taskEvent(b []byte) error {
-	f := bytes.Split(b, []byte(","))
-	if len(f) != gTaskFields {
-		return fmt.Errorf("want %d comma-separated fields, got %d", gTaskFields, len(f))
-	}
-	t, after, err := gTime(f[0])
-	if err != nil {
-		return err
-	}
-	id, err := gInt("job ID", f[2], 0, math.MaxInt64)
+	f, t, after, id, err := gEvent(b, gTaskFields)
 	if err != nil {
 		return err
 	}
