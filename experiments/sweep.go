@@ -244,26 +244,6 @@ func (s *Sweep) store(key string, cfg json.RawMessage, r RunResult) error {
 	return writeFileAtomic(s.pointFile(key), append(b, '\n'))
 }
 
-// writeFileAtomic writes b to path through a temporary file and a rename,
-// so a reader (or an interrupted sweep) never sees a partial file.
-func writeFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 // readStoredRun reads a stored run; ok is false when there is none. A file
 // that does not parse, or whose key is not its name, is an error naming it
 // (delete it to recompute the run).

@@ -149,6 +149,7 @@ func defaultBenchSolvers() []string {
 // parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds.
 func parseSeeds(s string) ([]uint64, error) {
 	var out []uint64
+	seen := map[uint64]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		lo, hi, isRange := strings.Cut(part, "-")
@@ -168,8 +169,15 @@ func parseSeeds(s string) ([]uint64, error) {
 				return nil, fmt.Errorf("seed range %q has more than 10000 seeds", part)
 			}
 		}
-		for v := a; v <= b; v++ {
+		for v := a; ; v++ { // v <= b would never fail at b = 2⁶⁴−1
+			if seen[v] {
+				return nil, fmt.Errorf("seed %d is given twice", v)
+			}
+			seen[v] = true
 			out = append(out, v)
+			if v == b {
+				break
+			}
 		}
 	}
 	return out, nil

@@ -114,6 +114,10 @@ func TestParseSeeds(t *testing.T) {
 		{in: "3-1", bad: true},
 		{in: "1-", bad: true},
 		{in: "", bad: true},
+		{in: "18446744073709551615", want: []uint64{18446744073709551615}},
+		{in: "18446744073709551614-18446744073709551615", want: []uint64{18446744073709551614, 18446744073709551615}},
+		{in: "1,1", bad: true},
+		{in: "1-3,2", bad: true},
 	}
 	for _, tc := range tests {
 		got, err := parseSeeds(tc.in)

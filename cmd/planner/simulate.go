@@ -351,14 +351,16 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 			return fmt.Errorf("--config %s: %s: %w", path, k, err)
 		}
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
-			if err := sv.Replace(splitList(v)); err != nil {
-				return fmt.Errorf("--config %s: %s: %w", path, k, err)
-			}
-			continue
+			err = sv.Replace(splitList(v))
+		} else {
+			err = fl.Value.Set(v)
 		}
-		if err := fl.Value.Set(v); err != nil {
+		if err != nil {
 			return fmt.Errorf("--config %s: %s: %w", path, k, err)
 		}
+		// A setting of the file counts as given, like a command-line flag
+		// (sweep's studies and conflict checks ask fs.Changed).
+		fl.Changed = true
 	}
 	return nil
 }

@@ -74,13 +74,14 @@ func findStudy(name string) (study, error) {
 
 // notVaried are simulate flags a sweep cannot vary, and why.
 var notVaried = map[string]string{
-	"schedulers": "the schedulers are the lines of every plot",
-	"seed":       "use --seeds",
-	"format":     "it does not change results",
-	"out":        "it does not change results",
-	"config":     "it does not change results",
-	"parallel":   "it does not change results",
-	"quiet":      "it does not change results",
+	"schedulers":    "the schedulers are the lines of every plot",
+	"seed":          "use --seeds",
+	"format":        "it does not change results",
+	"out":           "it does not change results",
+	"config":        "it does not change results",
+	"parallel":      "it does not change results",
+	"quiet":         "it does not change results",
+	"deterministic": "a sweep reports timing metrics for all of its points or none; run it once with each setting",
 }
 
 // flagUnits are the units of the x axis of a varied flag (durations are in
@@ -337,7 +338,7 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 	for i, pf := range p.points {
 		cfg := pointConfig{simulateConfig: pf.effectiveConfig()}
 		cfg.Schedulers = nil
-		if pf.workload != "google" {
+		if !pf.generated() {
 			h, ok := fileHash[pf.workload]
 			if !ok {
 				var err error

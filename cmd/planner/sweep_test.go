@@ -202,3 +202,24 @@ func TestSimulateEstimateFlags(t *testing.T) {
 		}
 	}
 }
+
+// Sweeps run on every generator, and settings of a --config file count as
+// given: a study does not replace them with its own.
+func TestSweepGeneratorsAndConfig(t *testing.T) {
+	for _, w := range []string{"hedgefund", "mustang"} {
+		var n atomic.Int64
+		out, err := sweepCLI(t, countingSchedulers(&n), sweepArgs("--workload", w, "--vary", "load=1.0", "--format", "csv")...)
+		if err != nil || n.Load() != 2 || !strings.Contains(out, ","+w+",") {
+			t.Errorf("--workload %s: %d runs, err %v, out:\n%s", w, n.Load(), err, out)
+		}
+	}
+	cfg := filepath.Join(t.TempDir(), "cfg.json")
+	if err := os.WriteFile(cfg, []byte(`{"schedulers": ["prio"], "nodes": 16, "hours": 0.34}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	out, err := sweepCLI(t, countingSchedulers(&n), "--config", cfg, "--study", "load", "--vary", "load=1.0", "--format", "csv", "--quiet")
+	if err != nil || n.Load() != 1 || strings.Contains(out, "3sigma") {
+		t.Errorf("study with --config: %d runs (want 1, prio only), err %v, out:\n%s", n.Load(), err, out)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/plannerhq/planner/experiments"
@@ -70,8 +68,7 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	// --nodes of a file is the cluster the offered load is computed for.
 	nodesFlag := fs.Lookup("nodes")
-	nodesFlag.Usage = "cluster nodes: of the google generator, or for a FILE the cluster size the offered load is computed for (default: the workload's cluster)"
-	nodesFlag.DefValue = "0"
+	nodesFlag.Usage = "cluster nodes of a generator; for a FILE, the cluster size its offered load is computed for (when not given: the FILE's own cluster)"
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
 		fs.PrintDefaults()
@@ -151,36 +148,6 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	return prof.WriteTable(stdout)
 }
 
-// writeFileAtomic writes path through a temporary file in the same
-// directory, renamed into place only when write succeeded, so a failure
-// never leaves a half-written file where a good one was. The file gets
-// mode 0644, not CreateTemp's 0600, so shared workload files stay
-// readable to others.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // writeWorkload writes w to the file out (atomically: a failed write leaves
 // an existing file alone) or, when out is empty, to stdout.
 func writeWorkload(w *workloads.Workload, out string, stdout io.Writer) error {
@@ -191,5 +158,5 @@ func writeWorkload(w *workloads.Workload, out string, stdout io.Writer) error {
 		}
 		return bw.Flush()
 	}
-	return writeFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+	return experiments.WriteFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
 }
