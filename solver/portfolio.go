@@ -55,7 +55,10 @@ func portfolioEngine(ctx context.Context, m *Model, s *Settings, inc func([]floa
 		return lp, err
 	}
 	res, err := roundingEngine(relax)(ctx, m, s, inc)
-	if err != nil || res.Status == Infeasible || s.Deterministic {
+	// A time-limited first stage leaves no time worth CBC's, and it may
+	// have abandoned a CLP call that still runs on its own thread: COIN is
+	// not re-entrant, so CBC must not start beside it.
+	if err != nil || res.Status == Infeasible || s.Deterministic || res.TimeLimited {
 		return res, err
 	}
 	cbc, ok := cgoEngines()[CBCName]
