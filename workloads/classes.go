@@ -57,11 +57,11 @@ func (r *ClassRules) Validate() error {
 		return bad("slack set is empty")
 	case !(r.PreferredFraction > 0 && r.PreferredFraction <= 1):
 		return bad("preferred fraction must be in (0, 1], got %v", r.PreferredFraction)
-	case !finite(r.SLOValue) || r.SLOValue < 0 || !finite(r.BEValue) || r.BEValue < 0:
+	case !Finite(r.SLOValue) || r.SLOValue < 0 || !Finite(r.BEValue) || r.BEValue < 0:
 		return bad("values must be ≥ 0, got slo %v, be %v", r.SLOValue, r.BEValue)
 	}
 	for _, s := range r.SlackPct {
-		if !finite(s) || s < 0 {
+		if !Finite(s) || s < 0 {
 			return bad("slack must be ≥ 0%%, got %v", s)
 		}
 	}
@@ -107,7 +107,7 @@ func (r *ClassRules) Terms(j *Job, racks int) {
 	}
 	j.Value = r.SLOValue
 	slack := r.SlackPct[rng.IntN(len(r.SlackPct))]
-	j.Deadline = roundMS(j.Submit + j.Runtime*(1+slack/100))
+	j.Deadline = RoundMS(j.Submit + j.Runtime*(1+slack/100))
 	if j.Deadline <= j.Submit {
 		j.Deadline = j.Submit + 0.001
 	}

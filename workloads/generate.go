@@ -146,9 +146,9 @@ func (p *Params) validate(what string) error {
 		return bad("nodes must be ≥ 1, got %d", p.Nodes)
 	case p.Racks < 1 || p.Racks > p.Nodes:
 		return bad("racks must be in [1, nodes=%d], got %d", p.Nodes, p.Racks)
-	case !finite(p.Hours) || p.Hours <= 0:
+	case !Finite(p.Hours) || p.Hours <= 0:
 		return bad("hours must be > 0, got %v", p.Hours)
-	case !finite(p.Load) || p.Load <= 0:
+	case !Finite(p.Load) || p.Load <= 0:
 		return bad("load must be > 0, got %v", p.Load)
 	case !(p.SLOShare >= 0 && p.SLOShare <= 1):
 		return bad("slo share must be in [0, 1], got %v", p.SLOShare)
@@ -156,25 +156,25 @@ func (p *Params) validate(what string) error {
 		return bad("slack set is empty")
 	case !(p.PreferredFraction > 0 && p.PreferredFraction <= 1):
 		return bad("preferred fraction must be in (0, 1], got %v", p.PreferredFraction)
-	case !finite(p.Slowdown) || p.Slowdown < 1:
+	case !Finite(p.Slowdown) || p.Slowdown < 1:
 		return bad("slowdown must be ≥ 1, got %v", p.Slowdown)
-	case !finite(p.ArrivalSCV) || p.ArrivalSCV < 1:
+	case !Finite(p.ArrivalSCV) || p.ArrivalSCV < 1:
 		return bad("arrival c² must be ≥ 1 (H2 arrivals), got %v", p.ArrivalSCV)
 	case p.HistoryJobs < 0 || p.HistoryJobs > maxGeneratedJobs:
 		return bad("history jobs must be in [0, %d], got %d", maxGeneratedJobs, p.HistoryJobs)
-	case !finite(p.Drift) || p.Drift < 0:
+	case !Finite(p.Drift) || p.Drift < 0:
 		return bad("drift must be ≥ 0, got %v", p.Drift)
 	case !(p.OutlierShare >= 0 && p.OutlierShare <= 1):
 		return bad("outlier share must be in [0, 1], got %v", p.OutlierShare)
-	case !finite(p.OutlierMax) || !(p.OutlierMin >= 1 && p.OutlierMin <= p.OutlierMax):
+	case !Finite(p.OutlierMax) || !(p.OutlierMin >= 1 && p.OutlierMin <= p.OutlierMax):
 		return bad("outlier factors must satisfy 1 ≤ min ≤ max, got [%v, %v]", p.OutlierMin, p.OutlierMax)
 	case !(p.VariableShare >= 0 && p.VariableShare <= 1):
 		return bad("variable share must be in [0, 1], got %v", p.VariableShare)
-	case !finite(p.SLOValue) || p.SLOValue < 0 || !finite(p.BEValue) || p.BEValue < 0:
+	case !Finite(p.SLOValue) || p.SLOValue < 0 || !Finite(p.BEValue) || p.BEValue < 0:
 		return bad("values must be ≥ 0, got slo %v, be %v", p.SLOValue, p.BEValue)
 	}
 	for _, s := range p.SlackPct {
-		if !finite(s) || s < 0 {
+		if !Finite(s) || s < 0 {
 			return bad("slack must be ≥ 0%%, got %v", s)
 		}
 	}
@@ -253,7 +253,7 @@ func Generate(generator string, p Params) (*Workload, error) {
 	t := 0.0
 	for i := range jobs {
 		t += gaps[i] * scale
-		jobs[i].Submit = min(floorMS(t), math.Nextafter(window, 0))
+		jobs[i].Submit = min(FloorMS(t), math.Nextafter(window, 0))
 	}
 	history := g.history(rand.New(rand.NewPCG(p.Seed, 3)), scale)
 
@@ -355,7 +355,7 @@ func (g *generation) history(rng *rand.Rand, scale float64) []Job {
 	for i := n - 1; i >= 0; i-- {
 		t -= g.arrivals.sample(rng) * scale
 		jobs[i] = g.job(rng, false)
-		jobs[i].Submit = floorMS(t)
+		jobs[i].Submit = FloorMS(t)
 		jobs[i].Class = BestEffort
 		if rng.Float64() < g.p.SLOShare {
 			jobs[i].Class = SLO
@@ -397,7 +397,7 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 			}
 			rt *= f
 		}
-		rt = min(maxRuntime, max(minRuntime, roundMS(rt)))
+		rt = min(maxRuntime, max(minRuntime, RoundMS(rt)))
 		if n.limit > 0 {
 			// The job is killed when it reaches its wall-clock limit.
 			rt = min(rt, n.limit)
@@ -429,14 +429,21 @@ const (
 // depend on how many jobs came before.
 func (g *generation) finish(j *Job, id int) {
 	j.ID = id
-	j.Features.SubmitHour = int(math.Floor(mod(j.Submit/3600, 24)))
-	j.Features.SubmitDay = int(math.Floor(mod(j.Submit/86400, 7)))
+	j.Features.SubmitHour, j.Features.SubmitDay = SubmitHourDay(j.Submit)
 	rules := g.p.ClassRules()
 	rules.Terms(j, len(g.cluster.PartitionNodes))
 	if g.p.ValuePerNodeHour {
 		// Expected size known at submit: nodes × the name's median runtime.
 		j.Value *= float64(j.Nodes) * g.cat.byName[j.Features.Name].median() / 3600
 	}
+}
+
+// SubmitHourDay is the submit hour (0–23) and day (0–6) of submit seconds
+// on a relative time axis, counted from time 0: ⌊(submit/3600) mod 24⌋ and
+// ⌊(submit/86400) mod 7⌋ (negative times count back from 0, so −1 s is
+// hour 23 of day 6).
+func SubmitHourDay(submit float64) (hour, day int) {
+	return int(math.Floor(mod(submit/3600, 24))), int(math.Floor(mod(submit/86400, 7)))
 }
 
 // mod is x mod m in [0, m) for m > 0.

@@ -68,9 +68,9 @@ func zipfWeights(n int, s float64) []float64 {
 	return cum
 }
 
-// floorMS rounds seconds down to whole milliseconds, so files carry short
+// FloorMS rounds seconds down to whole milliseconds, so files carry short
 // decimals and ordering is preserved.
-func floorMS(s float64) float64 { return math.Floor(s*1000) / 1000 }
+func FloorMS(s float64) float64 { return math.Floor(s*1000) / 1000 }
 
-// roundMS rounds seconds to the nearest millisecond.
-func roundMS(s float64) float64 { return math.Round(s*1000) / 1000 }
+// RoundMS rounds seconds to the nearest millisecond.
+func RoundMS(s float64) float64 { return math.Round(s*1000) / 1000 }

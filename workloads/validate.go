@@ -43,7 +43,9 @@ func invalidf(format string, args ...any) error {
 	return &ruleError{msg: fmt.Sprintf(format, args...)}
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// Finite reports whether x is neither NaN nor ±Inf, as every time, value
+// and factor of a workload must be.
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Validate checks w against the rules Read enforces and reports the first
 // violation as a *LineError with the line the job has in the file Write
@@ -97,10 +99,10 @@ func validateHeader(h *Header) error {
 			return invalidf("cluster partition %d must have 1…%d nodes, got %d", r, maxPartitionNodes, n)
 		}
 	}
-	if s := h.Cluster.Slowdown; !finite(s) || s < 1 {
+	if s := h.Cluster.Slowdown; !Finite(s) || s < 1 {
 		return invalidf("cluster slowdown must be finite and ≥ 1, got %v", s)
 	}
-	if !finite(h.WindowS) || h.WindowS <= 0 {
+	if !Finite(h.WindowS) || h.WindowS <= 0 {
 		return invalidf("window_s must be finite and > 0, got %v", h.WindowS)
 	}
 	if h.Jobs < 0 || h.HistoryJobs < 0 {
@@ -141,7 +143,7 @@ func (v *validator) check(j *Job, history bool) error {
 	if err := checkJob(j, v.nodes, v.parts); err != nil {
 		return invalidf("job %d: %v", j.ID, err)
 	}
-	if !finite(j.Submit) {
+	if !Finite(j.Submit) {
 		return invalidf("job %d: submit_s must be finite, got %v", j.ID, j.Submit)
 	}
 	if history {
@@ -161,7 +163,7 @@ func (v *validator) check(j *Job, history bool) error {
 		}
 		v.lastWindow = j.Submit
 	}
-	if j.Class == SLO && !(j.Deadline > j.Submit && finite(j.Deadline)) {
+	if j.Class == SLO && !(j.Deadline > j.Submit && Finite(j.Deadline)) {
 		return invalidf("job %d: SLO deadline must be finite and > submit %v, got %v", j.ID, j.Submit, j.Deadline)
 	}
 	v.ids[j.ID] = struct{}{}
@@ -177,11 +179,11 @@ func checkJob(j *Job, nodes, parts int) error {
 		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
 	case j.Nodes > nodes:
 		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
-	case !finite(j.Runtime) || j.Runtime <= 0:
+	case !Finite(j.Runtime) || j.Runtime <= 0:
 		return fmt.Errorf("runtime_s must be finite and > 0, got %v", j.Runtime)
-	case !finite(j.Requested) || j.Requested < 0:
+	case !Finite(j.Requested) || j.Requested < 0:
 		return fmt.Errorf("requested_s must be finite and ≥ 0, got %v", j.Requested)
-	case !finite(j.Value) || j.Value < 0:
+	case !Finite(j.Value) || j.Value < 0:
 		return fmt.Errorf("value must be finite and ≥ 0, got %v", j.Value)
 	case j.Class == BestEffort && j.Deadline != 0:
 		return fmt.Errorf("best-effort jobs have no deadline, got deadline_s %v", j.Deadline)
@@ -199,7 +201,7 @@ func checkJob(j *Job, nodes, parts int) error {
 		}
 	}
 	for i, d := range j.TaskDurations {
-		if !finite(d) || d < 0 {
+		if !Finite(d) || d < 0 {
 			return fmt.Errorf("task_durations_s[%d] must be finite and ≥ 0, got %v", i, d)
 		}
 	}

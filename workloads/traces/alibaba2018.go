@@ -140,7 +140,7 @@ func parseAliTask(f []string) (aliTask, string, error) {
 		name string
 	}{{aliPlanCPU, "plan_cpu"}, {aliPlanMem, "plan_mem"}} {
 		if s := f[c.col]; s != "" {
-			if v, err := strconv.ParseFloat(s, 64); err != nil || !finite(v) {
+			if v, err := strconv.ParseFloat(s, 64); err != nil || !workloads.Finite(v) {
 				return task, "", fmt.Errorf("%s: %q is not a number", c.name, s)
 			}
 		}
@@ -250,6 +250,6 @@ func (j *aliJob) record() (Record, string) {
 		App:       prefixed("type", strings.Join(typeList, "+")),
 		Resources: "inst=" + strconv.Itoa(width),
 	}
-	rec.Features.SubmitHour, rec.Features.SubmitDay = hourDay(rec.Submit)
+	rec.Features.SubmitHour, rec.Features.SubmitDay = workloads.SubmitHourDay(rec.Submit)
 	return rec, ""
 }

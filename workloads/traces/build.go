@@ -77,17 +77,17 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("nodes must be ≥ 1, got %d", o.Nodes)
 	case o.Racks < 1 || o.Racks > o.Nodes:
 		return fmt.Errorf("racks must be in [1, nodes=%d], got %d", o.Nodes, o.Racks)
-	case !finite(o.Slowdown) || o.Slowdown < 1:
+	case !workloads.Finite(o.Slowdown) || o.Slowdown < 1:
 		return fmt.Errorf("slowdown must be ≥ 1, got %v", o.Slowdown)
-	case !finite(o.StartHours) || o.StartHours > maxHours:
+	case !workloads.Finite(o.StartHours) || o.StartHours > maxHours:
 		return fmt.Errorf("start must be finite and ≤ %g hours, got %v", float64(maxHours), o.StartHours)
-	case !finite(o.Hours) || o.Hours < 0 || o.Hours > maxHours:
+	case !workloads.Finite(o.Hours) || o.Hours < 0 || o.Hours > maxHours:
 		return fmt.Errorf("hours must be in [0, %g] (0: to the end of the trace), got %v", float64(maxHours), o.Hours)
 	case o.Fit != FitScale && o.Fit != FitDrop:
 		return fmt.Errorf("fit must be %s or %s, got %q", FitScale, FitDrop, o.Fit)
 	case o.MaxProcs < 0:
 		return fmt.Errorf("max procs must be ≥ 0, got %d", o.MaxProcs)
-	case !finite(o.Load) || o.Load < 0:
+	case !workloads.Finite(o.Load) || o.Load < 0:
 		return fmt.Errorf("load must be ≥ 0 (0 keeps the trace's arrivals), got %v", o.Load)
 	}
 	return o.Classes.Validate()
@@ -205,15 +205,15 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		j := workloads.Job{
 			Submit:    r.Submit - start,
 			Nodes:     nodes,
-			Runtime:   max(roundMS(r.Runtime), 0.001),
-			Requested: roundMS(r.Requested),
+			Runtime:   max(workloads.RoundMS(r.Runtime), 0.001),
+			Requested: workloads.RoundMS(r.Requested),
 			Features:  r.Features,
 			Kind:      r.Kind,
 		}
 		if len(r.TaskDurations) > 0 {
 			j.TaskDurations = make([]float64, len(r.TaskDurations))
 			for k, d := range r.TaskDurations {
-				j.TaskDurations[k] = roundMS(d)
+				j.TaskDurations[k] = workloads.RoundMS(d)
 			}
 		}
 		if r.Submit < start {
@@ -241,10 +241,10 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	rep.Load = work / (float64(o.Nodes) * window)
 	last = math.Nextafter(window, 0)
 	for i := range win {
-		win[i].Submit = min(max(floorMS(win[i].Submit*rep.ArrivalFactor), 0), last)
+		win[i].Submit = min(max(workloads.FloorMS(win[i].Submit*rep.ArrivalFactor), 0), last)
 	}
 	for i := range hist {
-		hist[i].Submit = min(floorMS(hist[i].Submit*rep.ArrivalFactor), -0.001)
+		hist[i].Submit = min(workloads.FloorMS(hist[i].Submit*rep.ArrivalFactor), -0.001)
 	}
 
 	gp := workloads.DefaultGoogleParams()
@@ -314,11 +314,6 @@ func fit(size int, o Options, rep *Report) (int, bool) {
 	}
 	return n, true
 }
-
-// floorMS rounds seconds down to whole milliseconds; roundMS to the
-// nearest (as the generators write times).
-func floorMS(s float64) float64 { return math.Floor(s*1000) / 1000 }
-func roundMS(s float64) float64 { return math.Round(s*1000) / 1000 }
 
 // WriteText prints the report as a few lines for the importer's log.
 func (r *Report) WriteText(w io.Writer) error {

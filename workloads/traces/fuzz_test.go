@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plannerhq/planner/workloads"
 )
 
 // The fuzz targets check that no parser panics on any input, that a parser
@@ -99,13 +101,13 @@ func checkTrace(t *testing.T, tr *Trace) {
 	for i, r := range tr.Records {
 		f := r.Features
 		switch {
-		case !finite(r.Submit), !finite(r.Runtime) || r.Runtime <= 0, r.Size < 1,
-			!finite(r.Requested) || r.Requested < 0,
+		case !workloads.Finite(r.Submit), !workloads.Finite(r.Runtime) || r.Runtime <= 0, r.Size < 1,
+			!workloads.Finite(r.Requested) || r.Requested < 0,
 			f.SubmitHour < 0 || f.SubmitHour > 23, f.SubmitDay < 0 || f.SubmitDay > 6:
 			t.Fatalf("record %d unusable: %+v", i, r)
 		}
 		for _, d := range r.TaskDurations {
-			if !finite(d) || d < 0 {
+			if !workloads.Finite(d) || d < 0 {
 				t.Fatalf("record %d task duration %v", i, d)
 			}
 		}

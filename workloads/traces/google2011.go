@@ -301,6 +301,6 @@ func (j *googleJob) record() (Record, string) {
 		App:       j.class,
 		Resources: "tasks=" + strconv.Itoa(rec.Size),
 	}
-	rec.Features.SubmitHour, rec.Features.SubmitDay = hourDay(rec.Submit)
+	rec.Features.SubmitHour, rec.Features.SubmitDay = workloads.SubmitHourDay(rec.Submit)
 	return rec, ""
 }

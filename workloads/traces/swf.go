@@ -174,7 +174,7 @@ func parseSWFLine(s []byte, f *[swfFields]float64) error {
 	}
 	for i, b := range fields {
 		v, err := strconv.ParseFloat(string(b), 64)
-		if err != nil || !finite(v) {
+		if err != nil || !workloads.Finite(v) {
 			return fmt.Errorf("field %d: %q is not a number", i+1, b)
 		}
 		if v < -1 || v > swfMaxValue {

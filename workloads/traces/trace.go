@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -253,20 +252,3 @@ func withFile(path string, read func(io.Reader) error) error {
 	}
 	return nil
 }
-
-// hourDay is the submit hour (0–23) and day (0–6) of t seconds on a
-// relative time axis: hours and days counted from time 0.
-func hourDay(t float64) (hour, day int) {
-	h := math.Floor(t / 3600)
-	return int(mod(h, 24)), int(mod(math.Floor(h/24), 7))
-}
-
-func mod(x, m float64) float64 {
-	r := math.Mod(x, m)
-	if r < 0 {
-		r += m
-	}
-	return r
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
