@@ -45,10 +45,17 @@ func (p *Params) ClassRules() ClassRules {
 	}
 }
 
+// MaxSlackPct bounds deadline slacks (percent): a deadline at most 10⁴
+// runtimes after submit, so deadlines stay finite.
+const MaxSlackPct = 1e6
+
 // Validate reports the first bad rule.
-func (r *ClassRules) Validate() error {
+func (r *ClassRules) Validate() error { return r.validate("class rules") }
+
+// validate is Validate with the errors prefixed by what.
+func (r *ClassRules) validate(what string) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("class rules: "+format+": %w", append(args, ErrInvalid)...)
+		return fmt.Errorf(what+": "+format+": %w", append(args, ErrInvalid)...)
 	}
 	switch {
 	case !(r.SLOShare >= 0 && r.SLOShare <= 1):
@@ -61,8 +68,8 @@ func (r *ClassRules) Validate() error {
 		return bad("values must be ≥ 0, got slo %v, be %v", r.SLOValue, r.BEValue)
 	}
 	for _, s := range r.SlackPct {
-		if !Finite(s) || s < 0 {
-			return bad("slack must be ≥ 0%%, got %v", s)
+		if !(s >= 0 && s <= MaxSlackPct) {
+			return bad("slack must be in [0, %g] percent, got %v", float64(MaxSlackPct), s)
 		}
 	}
 	return nil

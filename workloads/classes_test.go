@@ -93,6 +93,9 @@ func TestClassRulesValidate(t *testing.T) {
 		{"share", func(r *ClassRules) { r.SLOShare = 1.1 }, false},
 		{"no slack", func(r *ClassRules) { r.SlackPct = nil }, false},
 		{"nan slack", func(r *ClassRules) { r.SlackPct = []float64{math.NaN()} }, false},
+		{"largest slack", func(r *ClassRules) { r.SlackPct = []float64{MaxSlackPct} }, true},
+		{"huge slack", func(r *ClassRules) { r.SlackPct = []float64{20, 1e308} }, false},
+		{"infinite slack", func(r *ClassRules) { r.SlackPct = []float64{math.Inf(1)} }, false},
 		{"fraction", func(r *ClassRules) { r.PreferredFraction = 0 }, false},
 		{"value", func(r *ClassRules) { r.SLOValue = math.Inf(1) }, false},
 	}

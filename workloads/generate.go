@@ -141,21 +141,14 @@ func (p *Params) validate(what string) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf(what+": "+format+": %w", append(args, ErrInvalid)...)
 	}
+	if err := CheckNodesRacks(p.Nodes, p.Racks); err != nil {
+		return bad("%v", err)
+	}
 	switch {
-	case p.Nodes < 1:
-		return bad("nodes must be ≥ 1, got %d", p.Nodes)
-	case p.Racks < 1 || p.Racks > p.Nodes:
-		return bad("racks must be in [1, nodes=%d], got %d", p.Nodes, p.Racks)
 	case !Finite(p.Hours) || p.Hours <= 0:
 		return bad("hours must be > 0, got %v", p.Hours)
 	case !Finite(p.Load) || p.Load <= 0:
 		return bad("load must be > 0, got %v", p.Load)
-	case !(p.SLOShare >= 0 && p.SLOShare <= 1):
-		return bad("slo share must be in [0, 1], got %v", p.SLOShare)
-	case len(p.SlackPct) == 0:
-		return bad("slack set is empty")
-	case !(p.PreferredFraction > 0 && p.PreferredFraction <= 1):
-		return bad("preferred fraction must be in (0, 1], got %v", p.PreferredFraction)
 	case !Finite(p.Slowdown) || p.Slowdown < 1:
 		return bad("slowdown must be ≥ 1, got %v", p.Slowdown)
 	case !Finite(p.ArrivalSCV) || p.ArrivalSCV < 1:
@@ -170,13 +163,22 @@ func (p *Params) validate(what string) error {
 		return bad("outlier factors must satisfy 1 ≤ min ≤ max, got [%v, %v]", p.OutlierMin, p.OutlierMax)
 	case !(p.VariableShare >= 0 && p.VariableShare <= 1):
 		return bad("variable share must be in [0, 1], got %v", p.VariableShare)
-	case !Finite(p.SLOValue) || p.SLOValue < 0 || !Finite(p.BEValue) || p.BEValue < 0:
-		return bad("values must be ≥ 0, got slo %v, be %v", p.SLOValue, p.BEValue)
 	}
-	for _, s := range p.SlackPct {
-		if !Finite(s) || s < 0 {
-			return bad("slack must be ≥ 0%%, got %v", s)
-		}
+	rules := p.ClassRules()
+	return rules.validate(what)
+}
+
+// CheckNodesRacks reports whether nodes split into racks as Params.Cluster
+// splits them make a cluster Workload.Validate accepts: nodes ≥ 1,
+// 1 ≤ racks ≤ min(nodes, 2¹⁶) and ⌈nodes/racks⌉ ≤ 2²⁴ nodes per rack.
+func CheckNodesRacks(nodes, racks int) error {
+	switch {
+	case nodes < 1:
+		return fmt.Errorf("nodes must be ≥ 1, got %d", nodes)
+	case racks < 1 || racks > min(nodes, maxPartitions):
+		return fmt.Errorf("racks must be in [1, %d], got %d", min(nodes, maxPartitions), racks)
+	case nodes > racks*maxPartitionNodes:
+		return fmt.Errorf("nodes must be ≤ %d (%d per rack × %d racks), got %d", racks*maxPartitionNodes, maxPartitionNodes, racks, nodes)
 	}
 	return nil
 }

@@ -64,19 +64,33 @@ func TestWorkloadImportBadInput(t *testing.T) {
 		name string
 		args []string
 		want string
+		// usage: a command-line mistake (exit status 2).
+		usage bool
 	}{
-		{"bad line", []string{"--format", "swf", bad, "-o", out}, bad + ":2: want 18 fields, got 5"},
-		{"unknown format", []string{"--format", "pbs", bad}, "--format"},
-		{"no path", []string{"--format", "swf"}, "FILE or DIR"},
-		{"missing file", []string{"--format", "mustang", filepath.Join(dir, "nope.csv")}, "no such file"},
-		{"bad fit", []string{"--format", "swf", bad, "--fit", "squeeze"}, "fit must be"},
-		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "holds no jobs"},
+		{"bad line", []string{"--format", "swf", bad, "-o", out}, bad + ":2: want 18 fields, got 5", false},
+		{"unknown format", []string{"--format", "pbs", bad}, "--format", true},
+		{"no path", []string{"--format", "swf"}, "FILE or DIR", true},
+		{"missing file", []string{"--format", "mustang", filepath.Join(dir, "nope.csv")}, "no such file", false},
+		{"bad fit", []string{"--format", "swf", bad, "--fit", "squeeze"}, "fit must be", true},
+		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "holds no jobs", false},
+		{"nodes too many", []string{"--format", "swf", bad, "--nodes", "1000000000"}, "nodes must be ≤ 134217728", true},
+		{"huge load", []string{"--format", "swf", bad, "--load", "1e300"}, "load must be 0", true},
+		{"tiny load", []string{"--format", "swf", bad, "--hours", "0", "--start", "0", "--load", "1e-300"}, "load must be 0", true},
+		{"tiny hours", []string{"--format", "swf", bad, "--hours", "1e-9"}, "hours must be 0", true},
+		{"huge slack", []string{"--format", "swf", bad, "--slack", "1e308"}, "slack must be in [0, 1e+06] percent", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runCLI(t, append([]string{"workload", "import", "-q"}, tc.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %v, want one line mentioning %q", err, tc.want)
+			}
+			want := 1
+			if tc.usage {
+				want = 2
+			}
+			if got := exitCode(err); got != want {
+				t.Errorf("exit status %d, want %d", got, want)
 			}
 		})
 	}

@@ -35,7 +35,8 @@ type Options struct {
 	// span (SLearn §4.3: the first half is history, the window comes from
 	// the second).
 	StartHours float64 `json:"start_hours"`
-	// Hours is the window's length; 0 runs it to the trace's last submit.
+	// Hours is the window's length (0.01–10⁶ h); 0 runs it to the trace's
+	// last submit.
 	Hours float64 `json:"hours"`
 	// Fit is FitScale or FitDrop.
 	Fit string `json:"fit"`
@@ -45,8 +46,8 @@ type Options struct {
 	// Load, when > 0, rescales the window's inter-arrival times (and the
 	// window with them) so that its offered load — node-seconds of its jobs
 	// on the fitted widths / (Nodes · window) — equals Load (SLearn §4.3
-	// adjusts arrivals to a target load this way). 0 keeps the trace's
-	// arrivals.
+	// adjusts arrivals to a target load this way); 0.01–100, and the
+	// rescaled window must last ≥ 1 s. 0 keeps the trace's arrivals.
 	Load float64 `json:"load,omitempty"`
 	// Classes assigns SLO/BE classes, deadlines, preferred racks, values.
 	Classes workloads.ClassRules `json:"classes"`
@@ -67,28 +68,36 @@ func DefaultOptions() Options {
 	}
 }
 
-// maxHours bounds window starts and lengths (a century).
-const maxHours = 1e6
+// Bounds of the window and load options: a window of 36 s to a century,
+// a target load of 1% to 100× the cluster.
+const (
+	minHours = 0.01
+	maxHours = 1e6
+	minLoad  = 0.01
+	maxLoad  = 100
+	// minWindowS is the shortest window Load may rescale to (seconds).
+	minWindowS = 1
+)
 
-// Validate reports the first bad option.
+// Validate reports the first bad option; the nodes and racks must make a
+// cluster workloads accept (workloads.CheckNodesRacks).
 func (o *Options) Validate() error {
+	if err := workloads.CheckNodesRacks(o.Nodes, o.Racks); err != nil {
+		return err
+	}
 	switch {
-	case o.Nodes < 1:
-		return fmt.Errorf("nodes must be ≥ 1, got %d", o.Nodes)
-	case o.Racks < 1 || o.Racks > o.Nodes:
-		return fmt.Errorf("racks must be in [1, nodes=%d], got %d", o.Nodes, o.Racks)
 	case !workloads.Finite(o.Slowdown) || o.Slowdown < 1:
 		return fmt.Errorf("slowdown must be ≥ 1, got %v", o.Slowdown)
 	case !workloads.Finite(o.StartHours) || o.StartHours > maxHours:
 		return fmt.Errorf("start must be finite and ≤ %g hours, got %v", float64(maxHours), o.StartHours)
-	case !workloads.Finite(o.Hours) || o.Hours < 0 || o.Hours > maxHours:
-		return fmt.Errorf("hours must be in [0, %g] (0: to the end of the trace), got %v", float64(maxHours), o.Hours)
+	case o.Hours != 0 && !(o.Hours >= minHours && o.Hours <= maxHours):
+		return fmt.Errorf("hours must be 0 (to the end of the trace) or in [%g, %g], got %v", minHours, float64(maxHours), o.Hours)
 	case o.Fit != FitScale && o.Fit != FitDrop:
 		return fmt.Errorf("fit must be %s or %s, got %q", FitScale, FitDrop, o.Fit)
 	case o.MaxProcs < 0:
 		return fmt.Errorf("max procs must be ≥ 0, got %d", o.MaxProcs)
-	case !workloads.Finite(o.Load) || o.Load < 0:
-		return fmt.Errorf("load must be ≥ 0 (0 keeps the trace's arrivals), got %v", o.Load)
+	case o.Load != 0 && !(o.Load >= minLoad && o.Load <= maxLoad):
+		return fmt.Errorf("load must be 0 (keep the trace's arrivals) or in [%g, %g], got %v", minLoad, float64(maxLoad), o.Load)
 	}
 	return o.Classes.Validate()
 }
@@ -236,6 +245,10 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	if o.Load > 0 {
 		rep.ArrivalFactor = rep.TraceLoad / o.Load
 		window *= rep.ArrivalFactor
+		if window < minWindowS {
+			return nil, rep, fmt.Errorf("import %s: load %v squeezes the window's %.3g node-seconds of jobs on %d nodes into %.3g s (under %g s); ask for a lower load",
+				rep.Source, o.Load, work, o.Nodes, window, float64(minWindowS))
+		}
 	}
 	rep.WindowS = window
 	rep.Load = work / (float64(o.Nodes) * window)

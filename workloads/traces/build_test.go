@@ -206,6 +206,15 @@ func TestBuildErrors(t *testing.T) {
 		{"load", hourly(10, 8, 1), func(o *Options) { o.Load = -1 }, "load must be"},
 		{"hours", hourly(10, 8, 1), func(o *Options) { o.Hours = math.Inf(1) }, "hours must be"},
 		{"slack", hourly(10, 8, 1), func(o *Options) { o.Classes.SlackPct = nil }, "slack set is empty"},
+		{"huge slack", hourly(10, 8, 1), func(o *Options) { o.Classes.SlackPct = []float64{1e308} }, "slack must be in [0, 1e+06] percent"},
+		{"nodes too many for racks", hourly(10, 8, 1), func(o *Options) { o.Nodes = 1_000_000_000 }, "nodes must be ≤ 134217728"},
+		{"too many racks", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Racks = 1_000_000, 100_000 }, "racks must be in [1, 65536]"},
+		{"huge load", hourly(10, 8, 1), func(o *Options) { o.Load = 1e300 }, "load must be 0 (keep the trace's arrivals) or in [0.01, 100]"},
+		{"tiny load", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 1e-300 }, "load must be"},
+		{"nan load", hourly(10, 8, 1), func(o *Options) { o.Load = math.NaN() }, "load must be"},
+		{"tiny hours", hourly(10, 8, 1), func(o *Options) { o.Hours = 1e-9 }, "hours must be 0 (to the end of the trace) or in [0.01, 1e+06]"},
+		{"negative hours", hourly(10, 8, 1), func(o *Options) { o.Hours = -1 }, "hours must be"},
+		{"squeezed window", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load = 1000, FitDrop, 100 }, "squeezes the window"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,6 +229,25 @@ func TestBuildErrors(t *testing.T) {
 	_, _, err := Build(hourly(10, 8, 1), func() Options { o := DefaultOptions(); o.StartHours = 100; return o }())
 	if !errors.Is(err, ErrEmptyWindow) {
 		t.Errorf("empty window error %v does not match ErrEmptyWindow", err)
+	}
+}
+
+// TestOptionsValidateBounds: the bounds themselves are accepted.
+func TestOptionsValidateBounds(t *testing.T) {
+	for _, mutate := range []func(o *Options){
+		func(o *Options) { o.Load = minLoad },
+		func(o *Options) { o.Load = maxLoad },
+		func(o *Options) { o.Hours = minHours },
+		func(o *Options) { o.Hours = maxHours },
+		func(o *Options) { o.Nodes = 8 << 24 },
+		func(o *Options) { o.Nodes, o.Racks = 1<<16, 1<<16 },
+		func(o *Options) { o.Classes.SlackPct = []float64{0, workloads.MaxSlackPct} },
+	} {
+		o := DefaultOptions()
+		mutate(&o)
+		if err := o.Validate(); err != nil {
+			t.Errorf("Validate(nodes %d, racks %d, hours %v, load %v, slack %v): %v", o.Nodes, o.Racks, o.Hours, o.Load, o.Classes.SlackPct, err)
+		}
 	}
 }
 
