@@ -34,7 +34,7 @@ var mustangHeader = []string{"user_ID", "group_ID", "submit_time", "start_time",
 // ParseMustang reads the LANL Mustang job trace: CSV with the columns
 // user_ID, group_ID, submit_time, start_time, end_time, wallclock_limit,
 // job_status, node_count, tasks_requested (a header line with these names
-// is optional). Times are timestamps "2006-01-02 15:04:05" with an optional
+// is optional; it is the first non-blank line). Times are timestamps "2006-01-02 15:04:05" with an optional
 // "T" and zone offset ("-06:00", "Z"; none means UTC) or Unix seconds;
 // wallclock_limit is minutes (a plain number, as Slurm stores time limits)
 // or "[D-]HH:MM:SS", empty when unknown. Kept: status COMPLETED (any case),
@@ -44,10 +44,12 @@ var mustangHeader = []string{"user_ID", "group_ID", "submit_time", "start_time",
 // hour and day are those of the timestamp in its own zone.
 func ParseMustang(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
 	t := &Trace{Format: FormatMustang, Source: name}
-	l := newLines(r, name, &opts, t)
-	err := l.each(func(b []byte) error {
+	first := true // the first non-blank line may be the header
+	err := newLines(r, name, &opts, t).each(func(b []byte) error {
 		f, err := splitCSV(b, mustFields)
-		if err == nil && l.n == 1 && strings.EqualFold(strings.TrimSpace(f[0]), mustangHeader[0]) {
+		header := first && err == nil && strings.EqualFold(strings.TrimSpace(f[0]), mustangHeader[0])
+		first = false
+		if header {
 			return nil
 		}
 		var rec Record

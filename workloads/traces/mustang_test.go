@@ -92,3 +92,39 @@ func TestParseMustangBadLines(t *testing.T) {
 		})
 	}
 }
+
+// TestParseMustangHeader: the header is recognised on the first non-blank
+// line, after a byte order mark and with CRLF line ends; anywhere else it
+// is a bad line.
+func TestParseMustangHeader(t *testing.T) {
+	header := strings.Join(mustangHeader, ",")
+	job := "1,1,2012-01-01 00:00:00,2012-01-01 00:01:00,2012-01-01 01:01:00,60,COMPLETED,2,48"
+	tests := []struct {
+		name, in string
+		badLine  int // 0: parses
+	}{
+		{"header", header + "\n" + job + "\n", 0},
+		{"no header", job + "\n", 0},
+		{"blank lines first", "\n  \n" + header + "\n" + job + "\n", 0},
+		{"byte order mark", "\uFEFF" + header + "\n" + job + "\n", 0},
+		{"mark, CRLF, blank line", "\uFEFF\r\n" + header + "\r\n" + job + "\r\n", 0},
+		{"upper case", strings.ToUpper(header) + "\n" + job + "\n", 0},
+		{"header after a job", job + "\n" + header + "\n", 2},
+		{"header twice", header + "\n\n" + header + "\n" + job + "\n", 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ParseMustang(strings.NewReader(tc.in), "m.csv", ParseOptions{})
+			if tc.badLine > 0 {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Line != tc.badLine {
+					t.Fatalf("error %v, want a ParseError on line %d", err, tc.badLine)
+				}
+				return
+			}
+			if err != nil || len(tr.Records) != 1 || tr.Skipped != 0 {
+				t.Fatalf("%v, %+v; want 1 record", err, tr)
+			}
+		})
+	}
+}

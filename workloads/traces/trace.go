@@ -139,7 +139,11 @@ func newLines(r io.Reader, name string, opts *ParseOptions, t *Trace) *lines {
 	return &lines{name: name, sc: sc, opts: opts, trace: t}
 }
 
-// next returns the next line without its line end ("\r" tolerated).
+// utf8BOM is the byte order mark U+FEFF some tools write at a file's start.
+var utf8BOM = []byte("\uFEFF")
+
+// next returns the next line without its line end ("\r" tolerated) and,
+// on the first line, without a UTF-8 byte order mark.
 func (l *lines) next() ([]byte, bool) {
 	if !l.sc.Scan() {
 		return nil, false
@@ -149,7 +153,11 @@ func (l *lines) next() ([]byte, bool) {
 	if l.opts.Progress != nil && l.n%ProgressLines == 0 {
 		l.opts.Progress(l.name, l.n)
 	}
-	return bytes.TrimSuffix(l.sc.Bytes(), []byte("\r")), true
+	b := bytes.TrimSuffix(l.sc.Bytes(), []byte("\r"))
+	if l.n == 1 {
+		b = bytes.TrimPrefix(b, utf8BOM)
+	}
+	return b, true
 }
 
 // err is the read error after next returned false, as a *ParseError.
