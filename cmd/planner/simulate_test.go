@@ -204,6 +204,8 @@ func TestSimulateBadInput(t *testing.T) {
 		{"zero nodes", simArgs("--nodes", "0"), "--nodes", true},
 		{"unknown format", simArgs("--format", "xml"), "--format", true},
 		{"negative slack", simArgs("--slack", "20,-5"), "--slack", true},
+		{"huge slack", simArgs("--slack", "1e308"), "--slack: must be in [0, 1e+06] percent", true},
+		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: nodes must be ≤ 134217728", true},
 		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
 		{"bad duration", simArgs("--interval", "soon"), "interval", true},
 		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},

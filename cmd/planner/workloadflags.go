@@ -46,8 +46,13 @@ func (w *workloadFlags) validate() error {
 		return errors.New("--slack: give at least one slack")
 	}
 	for _, s := range w.slack {
-		if !finite(s) || s < 0 {
-			return fmt.Errorf("--slack: must be ≥ 0 percent, got %v", s)
+		if !finite(s) || s < 0 || s > workloads.MaxSlackPct {
+			return fmt.Errorf("--slack: must be in [0, %g] percent, got %v", float64(workloads.MaxSlackPct), s)
+		}
+	}
+	if p, err := workloads.DefaultParams(w.workload); err == nil { // a generator
+		if err := workloads.CheckNodesRacks(w.nodes, min(p.Racks, w.nodes)); err != nil {
+			return fmt.Errorf("--nodes: %w", err)
 		}
 	}
 	return nil
