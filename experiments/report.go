@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -117,20 +117,33 @@ func fmtF(v float64, prec int) string {
 // metric of Metrics.List (timing ones only when not deterministic). An
 // undefined metric is an empty field.
 func (r *Report) WriteCSV(w io.Writer) error {
+	return writeRunsCSV(w, r.Runs, r.Deterministic, nil, nil)
+}
+
+// writeRunsCSV writes one row per run: the lead columns (head, and their
+// values per run from lead), scheduler, workload, seed, then every metric
+// (without the timing ones when deterministic, as they would differ
+// between identical runs).
+func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []string, lead func(*RunResult) []string) error {
 	cw := csv.NewWriter(w)
-	head := []string{"scheduler", "workload", "seed"}
+	head = append(slices.Clone(head), "scheduler", "workload", "seed")
 	for _, m := range (Metrics{}).List() {
-		if !(m.Timing && r.Deterministic) {
+		if !(m.Timing && deterministic) {
 			head = append(head, m.Name)
 		}
 	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
-	for _, run := range r.Runs {
-		row := []string{run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10)}
+	for i := range runs {
+		run := &runs[i]
+		var row []string
+		if lead != nil {
+			row = lead(run)
+		}
+		row = append(row, run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10))
 		for _, m := range run.Metrics.List() {
-			if !(m.Timing && r.Deterministic) {
+			if !(m.Timing && deterministic) {
 				row = append(row, csvFloat(m.Value))
 			}
 		}
@@ -209,12 +222,8 @@ func (r *Report) WriteDir(dir string) error {
 		{"chart.png", r.WriteChart},
 	}
 	for _, f := range files {
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
+		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -146,33 +145,12 @@ func metricValue(ms []Metric, name string) float64 {
 // WriteCSV writes one row per run: the varied flag's value, scheduler,
 // workload, seed, then the metrics as Report.WriteCSV writes them.
 func (r *SweepReport) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{r.Flag, "scheduler", "workload", "seed"}
-	for _, m := range (Metrics{}).List() {
-		if !(m.Timing && r.Deterministic) {
-			head = append(head, m.Name)
-		}
-	}
-	if err := cw.Write(head); err != nil {
-		return err
-	}
-	for _, run := range r.Runs {
-		value := ""
+	return writeRunsCSV(w, r.Runs, r.Deterministic, []string{r.Flag}, func(run *RunResult) []string {
 		if run.Params.Sweep != nil {
-			value = run.Params.Sweep.Value
+			return []string{run.Params.Sweep.Value}
 		}
-		row := []string{value, run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10)}
-		for _, m := range run.Metrics.List() {
-			if !(m.Timing && r.Deterministic) {
-				row = append(row, csvFloat(m.Value))
-			}
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+		return []string{""}
+	})
 }
 
 // WriteDir writes results.json, a line plot per metric (PNG and SVG) and
