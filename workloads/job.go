@@ -139,3 +139,14 @@ func (j *Job) IsPreferred(r int) bool {
 	}
 	return false
 }
+
+// Work is the offered work of jobs: Σ nodes × runtime on preferred nodes,
+// in node-seconds. A window's offered load is Work / (cluster nodes ×
+// window seconds).
+func Work(jobs []Job) float64 {
+	w := 0.0
+	for i := range jobs {
+		w += float64(jobs[i].Nodes) * jobs[i].Runtime
+	}
+	return w
+}

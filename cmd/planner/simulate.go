@@ -148,16 +148,8 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 		fmt.Fprintln(stderr, simulateUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("simulate: unexpected argument %q", fs.Arg(0))}
-	}
-	if f.config != "" {
-		if err := applyConfigFile(fs, f.config); err != nil {
-			return usageError{err}
-		}
+	if err := parseSimulateArgs(fs, "simulate", args, &f.config); err != nil {
+		return err
 	}
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
@@ -313,11 +305,25 @@ func offeredLoad(w *workloads.Workload) float64 {
 	if capacity <= 0 {
 		return 0
 	}
-	work := 0.0
-	for _, j := range w.Jobs {
-		work += float64(j.Nodes) * j.Runtime
+	return workloads.Work(w.Jobs) / capacity
+}
+
+// parseSimulateArgs parses the command line of cmd (simulate or sweep),
+// which takes no arguments, then applies *config, the --config file, if
+// given; every failure is a usage error.
+func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, config *string) error {
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
 	}
-	return work / capacity
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))}
+	}
+	if *config != "" {
+		if err := applyConfigFile(fs, *config); err != nil {
+			return usageError{err}
+		}
+	}
+	return nil
 }
 
 // applyConfigFile sets every flag named by a key of the JSON object in path

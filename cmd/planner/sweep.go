@@ -140,16 +140,8 @@ func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Regis
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("sweep: unexpected argument %q", fs.Arg(0))}
-	}
-	if base.config != "" {
-		if err := applyConfigFile(fs, base.config); err != nil {
-			return usageError{err}
-		}
+	if err := parseSimulateArgs(fs, "sweep", args, &base.config); err != nil {
+		return err
 	}
 	sw, err := planSweep(fs, base, sf, reg)
 	if err != nil {

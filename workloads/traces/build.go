@@ -237,10 +237,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	}
 
 	window := end - start
-	work := 0.0
-	for i := range win {
-		work += float64(win[i].Nodes) * win[i].Runtime
-	}
+	work := workloads.Work(win)
 	rep.TraceLoad = work / (float64(o.Nodes) * window)
 	if o.Load > 0 {
 		rep.ArrivalFactor = rep.TraceLoad / o.Load
