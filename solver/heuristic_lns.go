@@ -87,8 +87,10 @@ type lnsStyle struct {
 // In 1 s portfolio solves (seeds 1–5, three rounds) the second style alone
 // raised 100 jobs seed 1 and 300 jobs seed 2 from 98.6–98.8% to 98.9–99.0%
 // of the best known but dropped 300 jobs seed 1 from 99.2% to 97.9% (it
-// needs the ejections); one chain of each reached ≥ 99% on 30 of 30 solves,
-// against 24 of 30 with both chains in the first style.
+// needs the ejections). With one chain of each, 84 of 90 solves in three
+// quiet runs reached ≥ 99%, against 74 of 90 with both chains in the first
+// style (BENCHMARKS.md, "Two search styles"). A timed solve with
+// GOMAXPROCS = 1 has one chain, in the first style.
 var lnsStyles = [...]lnsStyle{
 	{mix: [3]int{3, 2, 3}, threshold: 0.005},
 	{mix: [3]int{3, 2, 1}, threshold: 0.0025},
