@@ -31,11 +31,31 @@ type packState struct {
 	// and stays valid whatever changed since. insert first checks the hinted
 	// bounds; only items that pass them get their rooms computed in full,
 	// which is what makes offering every item in a recreate cheap.
-	ownHint    []int32   // per item: its own packing entry that had no room
-	childHint  []int32   // per position in heuristic.child
-	childHint2 []int32   // per position in heuristic.child: the hint before childHint, probed first
-	hintRow    []int32   // per position in heuristic.child: pRow of childHint, −1 for none
-	hintInv    []float64 // per position in heuristic.child: 1/pCoef of childHint
+	//
+	// The hints are read for every item a recreate offers, in the random
+	// order of its items, so what one look needs sits together: the own
+	// hint's row and coefficient in ownHint (not an index into the packing
+	// entries, a cache miss away), a child's bounds and hint in childHot.
+	ownHint    []ownHint  // per item: its own packing row that had no room
+	childHint  []int32    // per position in heuristic.child
+	childHint2 []int32    // per position in heuristic.child: the hint before childHint, probed first
+	childHot   []childHot // per position in heuristic.child
+}
+
+// ownHint is the own packing row of an item that last had no room for it,
+// and the item's coefficient there; row −1 for none.
+type ownHint struct {
+	row  int32
+	coef float64
+}
+
+// childHot is what a hinted look at a child needs: its bound, its link
+// coefficient and integrality (a copy of heuristic.cinfo) and its hinted
+// row with the inverse of its coefficient there (row −1 for none).
+type childHot struct {
+	childInfo
+	inv, inv2 float64
+	row, row2 int32 // the rows of childHint and childHint2
 }
 
 type undoRec struct {
@@ -53,13 +73,20 @@ func (h *heuristic) newPackState(x []float64) *packState {
 	s := &packState{h: h, x: make([]float64, h.n), slack: make([]float64, len(h.rhs)),
 		on: make([]bool, len(h.items)), pos: make([]int32, len(h.items)),
 		active: make([]int32, 0, len(h.items)), cap: make([]float64, maxGroupChildren(h)),
-		ownHint: make([]int32, len(h.items)), childHint: make([]int32, len(h.child)), childHint2: make([]int32, len(h.child)),
-		hintRow: make([]int32, len(h.child)), hintInv: make([]float64, len(h.child))}
-	for i := range s.ownHint {
-		s.ownHint[i] = -1
+		ownHint: make([]ownHint, len(h.items)), childHint: make([]int32, len(h.child)), childHint2: make([]int32, len(h.child)),
+		childHot: make([]childHot, len(h.child))}
+	// An item's first own packing row is its first hint: on the planner's
+	// models that is the job's choice row, which blocks every option of a
+	// job already planned at one look.
+	for it, j := range h.items {
+		s.setOwnHint(int32(it), -1)
+		if !h.isFree[it] && h.pStart[j+1] > h.pStart[j] {
+			s.setOwnHint(int32(it), h.pStart[j])
+		}
 	}
 	for i := range s.childHint {
-		s.childHint[i], s.childHint2[i], s.hintRow[i] = -1, -1, -1
+		s.childHint[i], s.childHint2[i] = -1, -1
+		s.childHot[i] = childHot{childInfo: h.cinfo[i], row: -1, row2: -1}
 	}
 	for j := range s.x {
 		if x != nil {
@@ -183,13 +210,16 @@ func (s *packState) room(j int32) float64 {
 // roomBlock is room and the packing entry (index into pRow) of the row
 // that limits it, −1 when only the bound does.
 func (s *packState) roomBlock(j int32) (float64, int32) {
-	return s.roomProbe(j, -1)
+	return s.roomProbe(j, -1, 0)
 }
 
 // roomProbe is roomBlock looking first at packing entry probe (≥ 0), the
 // row that blocked the column the time before last: when that row is full
-// again, the scan of the column's other rows is skipped.
-func (s *packState) roomProbe(j, probe int32) (float64, int32) {
+// again, the scan of the column's other rows is skipped. It also stops
+// early once the room is below enough (> 0), returning then an upper bound
+// of the room, below enough, and the entry that gave it: the caller only
+// needed to know that the room is short of enough.
+func (s *packState) roomProbe(j, probe int32, enough float64) (float64, int32) {
 	h := s.h
 	r := h.ub[j] - s.x[j]
 	block := int32(-1)
@@ -199,6 +229,9 @@ func (s *packState) roomProbe(j, probe int32) (float64, int32) {
 			block = probe
 			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
 				return 0, block
+			}
+			if r < enough {
+				return wholeRoom(h.isInt[j], r), block
 			}
 		}
 	}
@@ -210,15 +243,24 @@ func (s *packState) roomProbe(j, probe int32) (float64, int32) {
 			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
 				return 0, block
 			}
+			if r < enough {
+				break
+			}
 		}
 	}
-	if h.isInt[j] {
+	return wholeRoom(h.isInt[j], r), block
+}
+
+// wholeRoom is room r of a column, in whole units for an integer one, and
+// never below 0.
+func wholeRoom(isInt bool, r float64) float64 {
+	if isInt {
 		r = floorPos(r + heurIntTol)
 	}
-	if r < 0 {
-		r = 0
+	if r < 0 { // not max: no NaN handling in the hot loops
+		return 0
 	}
-	return r, block
+	return r
 }
 
 // remove turns item it off: its column back to the lower bound (parents to
@@ -252,12 +294,12 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	h := s.h
 	j := h.items[it]
 	if h.isFree[it] {
-		if q := s.ownHint[it]; q >= 0 && s.slack[h.pRow[q]] <= 0 {
+		if row := s.ownHint[it].row; row >= 0 && s.slack[row] <= 0 {
 			return false
 		}
 		r, b := s.roomBlock(j)
 		if r <= heurTol {
-			s.ownHint[it] = b
+			s.setOwnHint(it, b)
 			return false
 		}
 		s.set(j, s.x[j]+r)
@@ -266,9 +308,10 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	if s.surelyBlocked(it) != notBlocked {
 		return false
 	}
-	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+	// With one own row, surelyBlocked has just looked at it (the hint).
+	for q := h.pStart[j]; q < h.pStart[j+1] && !h.oneOwnRow[it]; q++ {
 		if s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
-			s.ownHint[it] = q
+			s.setOwnHint(it, q)
 			return false
 		}
 	}
@@ -283,7 +326,7 @@ func (s *packState) insert(it int32, guide []float64) bool {
 		if !grp.disjoint {
 			continue
 		}
-		k := grp.k - heurTol*math.Max(1, grp.k)
+		k := grp.kFits
 		optimistic := 0.0
 		for c := grp.first; c < grp.end; c++ {
 			optimistic += s.hintedRoom(c) * h.childCoef[c]
@@ -292,9 +335,13 @@ func (s *packState) insert(it int32, guide []float64) bool {
 		for c := grp.first; c < grp.end && sum < k && optimistic >= k; c++ {
 			hinted := s.hintedRoom(c)
 			prev := s.childHint[c]
-			r, b := s.roomProbe(h.child[c], s.childHint2[c])
+			// This child's room must reach enough for the item to fit
+			// at all (the others at their hinted bounds); the margin keeps
+			// rounding from cutting a scan that would have fitted.
+			enough := (k-optimistic)/h.childCoef[c] + hinted - roomMargin
+			r, b := s.roomProbe(h.child[c], s.childHint2[c], enough)
 			if b != prev {
-				s.childHint2[c] = prev
+				s.setChildHint2(c, prev)
 			}
 			s.setChildHint(c, b)
 			sum += r * h.childCoef[c]
@@ -322,32 +369,54 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	return ok
 }
 
+// roomMargin is how far below the room an item needs of a child a scan of
+// the child's rows must find it before it stops early (roomProbe): far
+// above rounding error, far below a unit.
+const roomMargin = 1e-6
+
 func (s *packState) setChildHint(c, q int32) {
 	s.childHint[c] = q
 	if q < 0 {
-		s.hintRow[c] = -1
+		s.childHot[c].row = -1
 		return
 	}
-	s.hintRow[c], s.hintInv[c] = s.h.pRow[q], 1/s.h.pCoef[q]
+	s.childHot[c].row, s.childHot[c].inv = s.h.pRow[q], 1/s.h.pCoef[q]
+}
+
+func (s *packState) setChildHint2(c, q int32) {
+	s.childHint2[c] = q
+	if q < 0 {
+		s.childHot[c].row2 = -1
+		return
+	}
+	s.childHot[c].row2, s.childHot[c].inv2 = s.h.pRow[q], 1/s.h.pCoef[q]
+}
+
+// setOwnHint records packing entry q (−1: none) as item it's own hint.
+func (s *packState) setOwnHint(it, q int32) {
+	if q < 0 {
+		s.ownHint[it].row = -1
+		return
+	}
+	s.ownHint[it] = ownHint{row: s.h.pRow[q], coef: s.h.pCoef[q]}
 }
 
 // hintedRoom is the bound on the room of child position c (its parent
-// unused, so the child at zero) from its hinted row alone.
+// unused, so the child at zero) from its two hinted rows alone.
 func (s *packState) hintedRoom(c int32) float64 {
-	ci := &s.h.cinfo[c]
+	ci := &s.childHot[c]
 	r := ci.ub
-	if row := s.hintRow[c]; row >= 0 {
-		if v := (s.slack[row] + heurTol) * s.hintInv[c]; v < r {
+	if ci.row >= 0 {
+		if v := (s.slack[ci.row] + heurTol) * ci.inv; v < r {
 			r = v
 		}
 	}
-	if ci.isInt {
-		r = floorPos(r + heurIntTol)
+	if ci.row2 >= 0 {
+		if v := (s.slack[ci.row2] + heurTol) * ci.inv2; v < r {
+			r = v
+		}
 	}
-	if r < 0 {
-		return 0
-	}
-	return r
+	return wholeRoom(ci.isInt, r)
 }
 
 // Results of surelyBlocked.
@@ -362,16 +431,16 @@ const (
 // its children's rooms do not add up to some group's k.
 func (s *packState) surelyBlocked(it int32) int {
 	h := s.h
-	if q := s.ownHint[it]; q >= 0 && s.slack[h.pRow[q]]+heurTol < h.pCoef[q] {
+	if oh := s.ownHint[it]; oh.row >= 0 && s.slack[oh.row]+heurTol < oh.coef {
 		return blockedOwn
 	}
 	// The children of an unused item are all zero, so each one's room is
 	// at most min(ub, slack/coef of its hinted row).
 	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
 		grp := &h.groups[g]
-		sum, k := 0.0, grp.k-heurTol*math.Max(1, grp.k)
+		sum, k := 0.0, grp.kFits
 		for c := grp.first; c < grp.end && sum < k; c++ {
-			sum += s.hintedRoom(c) * h.cinfo[c].coef
+			sum += s.hintedRoom(c) * s.childHot[c].coef
 		}
 		if sum < k {
 			return blockedChildren

@@ -42,7 +42,8 @@ type childInfo struct {
 type linkGroup struct {
 	row   int32
 	k     float64
-	first int32 // children are h.child[first:end], coefficients h.childCoef[first:end]
+	kFits float64 // k − heurTol·max(1, k): children's rooms adding up to this fit k
+	first int32   // children are h.child[first:end], coefficients h.childCoef[first:end]
 	end   int32
 	// disjoint: no packing row holds two of these children (nor the
 	// parent), so each child's room can be computed independently.
@@ -109,6 +110,7 @@ type heuristic struct {
 	value     []float64 // per item: an upper estimate of its objective contribution
 	usage     []float64 // per item: its packing-row use, for densities
 	size      []float64 // per item: Σ_g k_g (nodes of a gang)
+	oneOwnRow []bool    // per item: its column is in exactly one packing row
 }
 
 // newHeuristic analyses m. It never fails: models it cannot treat as simple
@@ -309,6 +311,7 @@ func newHeuristic(m *Model) *heuristic {
 				unitUse += u / r.Coef[k]
 			}
 			g.end = int32(len(h.child))
+			g.kFits = g.k - heurTol*math.Max(1, g.k)
 			value += g.k * bestUnit
 			use += g.k * unitUse / float64(g.end-g.first)
 			size += g.k
@@ -325,6 +328,7 @@ func newHeuristic(m *Model) *heuristic {
 		h.value = append(h.value, value)
 		h.usage = append(h.usage, use)
 		h.size = append(h.size, size)
+		h.oneOwnRow = append(h.oneOwnRow, h.pStart[j+1]-h.pStart[j] == 1)
 	}
 	h.childPos = make([]int32, n)
 	for j := range h.childPos {
