@@ -210,16 +210,13 @@ func (s *packState) room(j int32) float64 {
 // roomBlock is room and the packing entry (index into pRow) of the row
 // that limits it, −1 when only the bound does.
 func (s *packState) roomBlock(j int32) (float64, int32) {
-	return s.roomProbe(j, -1, 0)
+	return s.roomProbe(j, -1)
 }
 
 // roomProbe is roomBlock looking first at packing entry probe (≥ 0), the
 // row that blocked the column the time before last: when that row is full
-// again, the scan of the column's other rows is skipped. It also stops
-// early once the room is below enough (> 0), returning then an upper bound
-// of the room, below enough, and the entry that gave it: the caller only
-// needed to know that the room is short of enough.
-func (s *packState) roomProbe(j, probe int32, enough float64) (float64, int32) {
+// again, the scan of the column's other rows is skipped.
+func (s *packState) roomProbe(j, probe int32) (float64, int32) {
 	h := s.h
 	r := h.ub[j] - s.x[j]
 	block := int32(-1)
@@ -230,9 +227,6 @@ func (s *packState) roomProbe(j, probe int32, enough float64) (float64, int32) {
 			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
 				return 0, block
 			}
-			if r < enough {
-				return wholeRoom(h.isInt[j], r), block
-			}
 		}
 	}
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
@@ -242,9 +236,6 @@ func (s *packState) roomProbe(j, probe int32, enough float64) (float64, int32) {
 			block = q
 			if r <= 0 || (h.isInt[j] && r < 1-heurIntTol) {
 				return 0, block
-			}
-			if r < enough {
-				break
 			}
 		}
 	}
@@ -335,11 +326,7 @@ func (s *packState) insert(it int32, guide []float64) bool {
 		for c := grp.first; c < grp.end && sum < k && optimistic >= k; c++ {
 			hinted := s.hintedRoom(c)
 			prev := s.childHint[c]
-			// This child's room must reach enough for the item to fit
-			// at all (the others at their hinted bounds); the margin keeps
-			// rounding from cutting a scan that would have fitted.
-			enough := (k-optimistic)/h.childCoef[c] + hinted - roomMargin
-			r, b := s.roomProbe(h.child[c], s.childHint2[c], enough)
+			r, b := s.roomProbe(h.child[c], s.childHint2[c])
 			if b != prev {
 				s.setChildHint2(c, prev)
 			}
@@ -368,11 +355,6 @@ func (s *packState) insert(it int32, guide []float64) bool {
 	}
 	return ok
 }
-
-// roomMargin is how far below the room an item needs of a child a scan of
-// the child's rows must find it before it stops early (roomProbe): far
-// above rounding error, far below a unit.
-const roomMargin = 1e-6
 
 func (s *packState) setChildHint(c, q int32) {
 	s.childHint[c] = q
