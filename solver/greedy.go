@@ -288,7 +288,15 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		}
 	}
 	// Each local-search chain starts from the best of its sampling stream
-	// when that is close to the best overall: two different starts.
+	// when that is close to the best overall: two different starts. The
+	// second chain takes the other side of the LP's most valuable open
+	// choice instead when there is one, close enough (branchStart).
+	if len(streams) > 1 {
+		if alt := h.branchStart(ctx, best); alt != nil && h.closeEnough(alt, best) {
+			streams[1] = alt
+		}
+	}
+	traceMark("child", "branched")
 	x, n := h.improveFrom(ctx, best, streams, moves, inc)
 	res.X, res.Status, res.Nodes = x, Feasible, n
 	res.Objective = m.ObjectiveValue(x)

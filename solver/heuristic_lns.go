@@ -166,8 +166,7 @@ func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float6
 			}
 		}
 		start := xs
-		if w < len(alt) && alt[w] != nil && len(alt[w]) == h.n &&
-			h.objective(alt[w]) >= h.objective(xs)-lnsStartSpread*math.Abs(h.objective(xs)) {
+		if w < len(alt) && alt[w] != nil && len(alt[w]) == h.n && h.closeEnough(alt[w], xs) {
 			start = alt[w]
 		}
 		st := hw.newPackState(start)
@@ -190,6 +189,12 @@ func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float6
 		return x, total
 	}
 	return best.best, total
+}
+
+// closeEnough reports whether alt's objective is within lnsStartSpread of
+// x's, close enough for a chain to start from it.
+func (h *heuristic) closeEnough(alt, x []float64) bool {
+	return h.objective(alt) >= h.objective(x)-lnsStartSpread*math.Abs(h.objective(x))
 }
 
 // serialised wraps inc for use by several chains: calls are serialised and
