@@ -28,6 +28,12 @@ func (t HeuristicForTest) Improve(ctx context.Context, x []float64, maxMoves int
 	return t.h.improve(ctx, x, maxMoves, nil)
 }
 
+// BranchStart is heuristic.branchStart, with the guide of the last
+// RoundAndRepair.
+func (t HeuristicForTest) BranchStart(best []float64) []float64 {
+	return t.h.branchStart(context.Background(), best)
+}
+
 // Simple reports whether the model was recognised as options, counts and packing rows.
 func (t HeuristicForTest) Simple() bool { return t.h.simple }
 
