@@ -358,20 +358,21 @@ func (s *packState) insert(it int32, guide []float64) bool {
 
 func (s *packState) setChildHint(c, q int32) {
 	s.childHint[c] = q
-	if q < 0 {
-		s.childHot[c].row = -1
-		return
-	}
-	s.childHot[c].row, s.childHot[c].inv = s.h.pRow[q], 1/s.h.pCoef[q]
+	s.childHot[c].row, s.childHot[c].inv = s.rowInv(q)
 }
 
 func (s *packState) setChildHint2(c, q int32) {
 	s.childHint2[c] = q
+	s.childHot[c].row2, s.childHot[c].inv2 = s.rowInv(q)
+}
+
+// rowInv is the row of packing entry q and the inverse of its
+// coefficient; row −1 for q < 0.
+func (s *packState) rowInv(q int32) (int32, float64) {
 	if q < 0 {
-		s.childHot[c].row2 = -1
-		return
+		return -1, 0
 	}
-	s.childHot[c].row2, s.childHot[c].inv2 = s.h.pRow[q], 1/s.h.pCoef[q]
+	return s.h.pRow[q], 1 / s.h.pCoef[q]
 }
 
 // setOwnHint records packing entry q (−1: none) as item it's own hint.
