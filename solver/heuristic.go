@@ -31,7 +31,11 @@ import (
 //     (sampleOrder) — on the rack instances the best of a few dozen beat
 //     the best fixed order by 1–3%, more than local search did in the same
 //     time;
-//  4. ruin-and-recreate local search from the best (heuristic_lns.go).
+//  4. ruin-and-recreate local search (heuristic_lns.go) in two chains, the
+//     first from the best answer, the second from its sampling stream's
+//     best or, when the LP leaves a job that dominates the objective open,
+//     from the other side of that choice (branchStart), each when within
+//     1% of the best.
 //
 // Stages 3 and 4 run as two streams (in parallel when GOMAXPROCS allows).
 //
