@@ -40,6 +40,9 @@ const (
 	// final answer already on its way before it kills the child. Together
 	// with the kill itself (< 5 ms) it keeps Solve within limit + 50 ms.
 	workerKillGrace = 5 * time.Millisecond
+	// pipeBuffer is the pipe buffer asked for between parent and worker
+	// (growPipe).
+	pipeBuffer = 1 << 20
 	// incumbentInterval throttles incumbent frames: an engine that improves
 	// thousands of times a second sends at most one frame per interval, and
 	// the latest one is flushed at the end of each interval.
@@ -362,12 +365,20 @@ func startWorker() (*workerProc, error) {
 	if traceOn {
 		w.cmd.Stderr = io.MultiWriter(os.Stderr, w.stderr)
 	}
-	if w.stdin, err = w.cmd.StdinPipe(); err == nil {
+	growPipe(resultsW)
+	stdinR, stdinW, err := os.Pipe()
+	if err == nil {
+		growPipe(stdinW)
+		w.stdin, w.cmd.Stdin = stdinW, stdinR
 		err = w.cmd.Start()
+		stdinR.Close()
 	}
 	resultsW.Close()
 	if err != nil {
 		results.Close()
+		if stdinW != nil {
+			stdinW.Close()
+		}
 		return nil, fmt.Errorf("starting the worker: %w", err)
 	}
 	go func() {
