@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -201,6 +202,10 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 		BestKnown *float64 `json:"best_known"`
 	}
 	if err := json.NewDecoder(r).Decode(&rows); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, fmt.Errorf("best known objectives: want a JSON list of objects with jobs, seed and objective or best_known (a bench solver --format json output), byte %d holds a JSON %s", typeErr.Offset, typeErr.Value)
+		}
 		return nil, fmt.Errorf("best known objectives: %w", err)
 	}
 	known := make(map[BenchInstance]float64)

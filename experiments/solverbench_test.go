@@ -22,11 +22,17 @@ func TestReadBestKnown(t *testing.T) {
 			map[BenchInstance]float64{{100, 1}: 8, {300, 1}: 3}, false},
 		{"empty list", `[]`, map[BenchInstance]float64{}, false},
 		{"not a list", `{"jobs": 1}`, nil, true},
+		{"a seed as text", `[{"jobs": 100, "seed": "1"}]`, nil, true},
+		{"cut short", `[{"jobs": 100`, nil, true},
 	}
 	for _, tc := range tests {
 		got, err := ReadBestKnown(strings.NewReader(tc.in))
 		if (err != nil) != tc.err || (!tc.err && !reflect.DeepEqual(got, tc.want)) {
 			t.Errorf("%s: got %v, %v; want %v (error %v)", tc.name, got, err, tc.want, tc.err)
+		}
+		// A wrong shape is told in words, not as a Go type.
+		if err != nil && strings.Contains(err.Error(), "struct") {
+			t.Errorf("%s: error %q names a Go type", tc.name, err)
 		}
 	}
 }
