@@ -65,3 +65,12 @@ func TestBranchStart(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterministicRoundingIgnoresClock: the portfolio's heuristic core
+// (LP, guided constructions, sampling, branch start, local search) in
+// deterministic mode gives the same answer whatever the clock says.
+func TestDeterministicRoundingIgnoresClock(t *testing.T) {
+	deterministicUnderJumpingClock(t, rackModel(t, 100, 3), func(m *solver.Model, s *solver.Settings) (*solver.Result, error) {
+		return solver.RoundingForTest(context.Background(), m, s)
+	})
+}

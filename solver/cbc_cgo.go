@@ -288,9 +288,9 @@ func cbcSolve(ctx context.Context, m *Model, s *Settings, inc func(x []float64))
 	}
 
 	cbcMu.Lock()
-	t0 := time.Now()
+	t0 := wallNow()
 	C.pl_cbc_solve(job)
-	wall := time.Since(t0)
+	wall := wallSince(t0)
 	cbcMu.Unlock()
 
 	*raw = cbcRaw{

@@ -239,7 +239,7 @@ func cgoFeasibleStart(m *Model, s *Settings) []float64 {
 func cgoTimeLimit(ctx context.Context, s *Settings) time.Duration {
 	limit := s.TimeLimit
 	if dl, ok := ctx.Deadline(); ok {
-		if rem := time.Until(dl); limit <= 0 || rem < limit {
+		if rem := wallUntil(dl); limit <= 0 || rem < limit {
 			limit = max(rem, time.Millisecond)
 		}
 	}

@@ -33,7 +33,7 @@ const finishMargin = 10 * time.Millisecond
 // finishEarly returns ctx with its deadline moved finishMargin earlier
 // (unless that leaves less than finishMargin, or the solve is deterministic).
 func finishEarly(ctx context.Context, s *Settings) (context.Context, context.CancelFunc) {
-	if d, ok := ctx.Deadline(); ok && !s.Deterministic && time.Until(d) > 2*finishMargin {
+	if d, ok := ctx.Deadline(); ok && !s.Deterministic && wallUntil(d) > 2*finishMargin {
 		return context.WithDeadline(ctx, d.Add(-finishMargin))
 	}
 	return ctx, func() {}
@@ -89,7 +89,7 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	start := wallNow()
 	if s.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.TimeLimit-min(s.TimeLimit/10, greedyFinishMargin))
@@ -110,7 +110,7 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 		}
 	}
 	res.Gap = math.NaN()
-	res.Wall = time.Since(start)
+	res.Wall = wallSince(start)
 	return res, nil
 }
 
@@ -171,8 +171,8 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
 			rm, _ := h.reduced()
 			traceMark("child", "reduced")
-			left := time.Until(d)
-			now := time.Now()
+			left := wallUntil(d)
+			now := wallNow()
 			wait := relaxWatched(ctx, relax, rm, s, now.Add(time.Duration(lpShare*float64(left))),
 				now.Add(time.Duration(lpWaitShare*float64(left))))
 			x0 = first()
@@ -236,7 +236,7 @@ func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model,
 		done <- answer{lp, err}
 	}()
 	return func() (*lpRelaxation, error) {
-		late := time.NewTimer(time.Until(waitUntil))
+		late := time.NewTimer(wallUntil(waitUntil))
 		defer late.Stop()
 		select {
 		case a := <-done:
@@ -310,12 +310,12 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 // deadline, or in deterministic mode, it makes count of them; with one, it
 // stops after using sampleShare of the time left (at least minSamples).
 func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incumbent) [][]float64 {
-	start := time.Now()
+	start := wallNow()
 	d, timed := ctx.Deadline()
 	timed = timed && !s.Deterministic
 	var budget time.Duration
 	if timed {
-		budget = time.Duration(float64(time.Until(d)) * sampleShare)
+		budget = time.Duration(float64(wallUntil(d)) * sampleShare)
 	}
 	nw := h.workers(timed)
 	found := make([]*incumbent, nw)
@@ -327,7 +327,7 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 		// whichever worker makes it.
 		stale := 0 // samples of this stream since it last improved
 		for i := w; ctx.Err() == nil; i += nw {
-			if timed && i >= minSamples && (time.Since(start) >= budget || stale >= sampleStall) {
+			if timed && i >= minSamples && (wallSince(start) >= budget || stale >= sampleStall) {
 				break
 			}
 			if !timed && i >= count {

@@ -131,11 +131,11 @@ func (b *incumbent) offerState(s *packState) {
 }
 
 func (b *incumbent) report(force bool) {
-	if b.inc == nil || b.reported || (!force && time.Since(b.last) < lnsReportEvery) {
+	if b.inc == nil || b.reported || (!force && wallSince(b.last) < lnsReportEvery) {
 		return
 	}
 	b.inc(append([]float64(nil), b.x...))
-	b.last, b.reported = time.Now(), true
+	b.last, b.reported = wallNow(), true
 }
 
 // flush reports the incumbent if it has not been.

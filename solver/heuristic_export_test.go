@@ -1,6 +1,9 @@
 package solver
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Test hooks for the external tests (package solver_test), which may import
 // solver/instances: that package imports solver, so only an external test
@@ -50,4 +53,12 @@ func LPGuideForTest(ctx context.Context, m *Model) []float64 {
 		return nil
 	}
 	return lp.X
+}
+
+// SetWallClockForTest makes now the engines' wall clock until restore is
+// called; no solve may be running across either call.
+func SetWallClockForTest(now func() time.Time) (restore func()) {
+	old := wallNow
+	wallNow = now
+	return func() { wallNow = old }
 }

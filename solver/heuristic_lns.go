@@ -255,7 +255,7 @@ func (h *heuristic) newLNS(s *packState) *lns {
 func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int64 {
 	s := l.s
 	done := ctx.Done()
-	started := time.Now()
+	started := wallNow()
 	deadline, hasDeadline := ctx.Deadline()
 	total := deadline.Sub(started)
 	lastReport := started
@@ -304,7 +304,7 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 			case maxMoves > 0:
 				progress = float64(moves) / float64(maxMoves)
 			case hasDeadline:
-				progress = float64(time.Since(started)) / float64(total)
+				progress = float64(wallSince(started)) / float64(total)
 			}
 			if thr := l.bestObj - l.style.threshold*(1-progress)*math.Abs(l.bestObj); thr < floor && progress < 1 {
 				floor = thr
@@ -320,9 +320,9 @@ func (l *lns) run(ctx context.Context, maxMoves int64, inc func([]float64)) int6
 			l.bestObj = s.obj
 			lastBetter = moves
 			reported = false
-			if inc != nil && time.Since(lastReport) >= lnsReportEvery {
+			if inc != nil && wallSince(lastReport) >= lnsReportEvery {
 				inc(append([]float64(nil), l.best...))
-				lastReport, reported = time.Now(), true
+				lastReport, reported = wallNow(), true
 			}
 		}
 	}

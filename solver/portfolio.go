@@ -63,12 +63,12 @@ func portfolioEngine(ctx context.Context, m *Model, s *Settings, inc func([]floa
 	}
 	cbc, ok := cgoEngines()[CBCName]
 	d, hasDeadline := ctx.Deadline()
-	if !ok || !hasDeadline || time.Until(d) < portfolioCBCMinTime {
+	if !ok || !hasDeadline || wallUntil(d) < portfolioCBCMinTime {
 		return res, nil
 	}
 	cs := *s
 	cs.Start = res.X
-	cs.TimeLimit = time.Until(d)
+	cs.TimeLimit = wallUntil(d)
 	r, err := cbc(ctx, m, &cs, inc)
 	if err != nil || r == nil || r.X == nil {
 		return res, nil // the improver failing leaves the answer we have
