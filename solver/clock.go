@@ -2,17 +2,19 @@ package solver
 
 import "time"
 
-// The solver's engines read the wall clock only through wallNow, and only
+// The solver package reads the wall clock only through wallNow, and only
 // for what a hard wall-clock limit needs (DESIGN.md, "Solve under a hard
-// wall-clock limit"): how long a solve has left, when a timed stage ends,
-// how long a solve took, how often incumbents are reported. No answer of a
-// deterministic solve depends on it (TestDeterministicIgnoresClock runs one
-// under a clock that jumps an hour per read). The planning cycle's own
-// time — the simulated or the service's clock — is passed in by the
-// planner and never reaches the solver. The worker's kill timer in the
-// parent is real time on purpose (worker.go).
+// wall-clock limit"): how long a solve has left, when a timed stage ends
+// and when a worker is killed, how long a solve took, how often incumbents
+// are reported, trace timestamps. No answer of a deterministic solve
+// depends on it (TestDeterministicIgnoresClock runs one under a clock that
+// jumps an hour per read). The planning cycle's own time — the simulated
+// or the service's clock — is passed in by the planner and never reaches
+// the solver. Timers (time.NewTimer, context deadlines) run on real time
+// whatever wallNow says: replace it only around in-process deterministic
+// solves.
 
-// wallNow is the wall clock of the engines; tests may replace it.
+// wallNow is the solver's wall clock; tests may replace it.
 var wallNow = time.Now
 
 // wallSince is the wall time elapsed since t.

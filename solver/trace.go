@@ -3,7 +3,6 @@ package solver
 import (
 	"fmt"
 	"os"
-	"time"
 )
 
 // TraceEnv, when set to 1, makes a solve print a timestamped mark at each
@@ -19,6 +18,6 @@ var traceOn = os.Getenv(TraceEnv) == "1"
 // time the process has used so far (user + system, ns) as a last field.
 func traceMark(who, stage string) {
 	if traceOn {
-		fmt.Fprintf(os.Stderr, "solver-trace %s %s %d %d\n", who, stage, time.Now().UnixNano(), processCPU().Nanoseconds())
+		fmt.Fprintf(os.Stderr, "solver-trace %s %s %d %d\n", who, stage, wallNow().UnixNano(), processCPU().Nanoseconds())
 	}
 }

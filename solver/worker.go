@@ -103,7 +103,7 @@ type frameSender struct {
 func (f *frameSender) incumbent(x []float64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if time.Since(f.lastSent) < incumbentInterval {
+	if wallSince(f.lastSent) < incumbentInterval {
 		f.pending = append(f.pending[:0], x...)
 		return
 	}
@@ -114,7 +114,7 @@ func (f *frameSender) sendIncumbentLocked(x []float64) {
 	f.w.u8(msgIncumbent)
 	f.w.floats(x)
 	f.w.flush()
-	f.lastSent = time.Now()
+	f.lastSent = wallNow()
 	f.pending = f.pending[:0]
 }
 
@@ -194,7 +194,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	}()
 	s := req.Settings
 	if s.TimeLimit > 0 && req.Deadline != 0 && !s.Deterministic {
-		s.TimeLimit = max(time.Until(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
+		s.TimeLimit = max(wallUntil(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
 	}
 	res, err := eng(ctx, req.Model, &s, send.incumbent)
 	traceMark("child", "engine-done")
@@ -213,7 +213,7 @@ func serveWorker(in *os.File, out *os.File) error {
 // verified answer it reported by the deadline (start of the call + TimeLimit),
 // killing the child if it is still running then.
 func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Result, error) {
-	start := time.Now()
+	start := wallNow()
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
 	var deadline time.Time
@@ -250,7 +250,7 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 	best := &Result{Backend: name, Status: NoSolution, Bound: math.NaN()}
 	var timer <-chan time.Time
 	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline) + workerKillGrace)
+		t := time.NewTimer(wallUntil(deadline) + workerKillGrace)
 		defer t.Stop()
 		timer = t.C
 	}
@@ -328,7 +328,7 @@ loop:
 		cmd.Process.Kill()
 		go func() { <-exited }()
 	}
-	best.Wall = time.Since(start)
+	best.Wall = wallSince(start)
 	traceMark("parent", "done")
 	best.finish(m)
 	if failure != nil && best.X == nil {
