@@ -52,7 +52,14 @@ func plainMessage(msg string) string {
 // usageError marks a mistake in the command line (exit status 2).
 type usageError struct{ error }
 
+func (u usageError) Unwrap() error { return u.error }
+
+// exitCode is 0 for a request for help (the usage is printed), 2 for a
+// usage error and 1 for any other.
 func exitCode(err error) int {
+	if errors.Is(err, pflag.ErrHelp) {
+		return 0
+	}
 	var u usageError
 	if errors.As(err, &u) {
 		return 2

@@ -169,3 +169,28 @@ func TestPlainMessages(t *testing.T) {
 		t.Errorf("bool: %q", got)
 	}
 }
+
+// TestHelpFlags: --help on every command prints its usage and is not an
+// error (exit status 0, no "help requested" line).
+func TestHelpFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "solver", "--help"},
+		{"simulate", "--help"},
+		{"sweep", "--help"},
+		{"workload", "generate", "--help"},
+		{"workload", "stats", "--help"},
+		{"workload", "import", "--help"},
+		{"predict", "eval", "--help"},
+		{"simulate", "-h"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, stderr, err := runCLI(t, args...)
+			if code := exitCode(err); err != nil && code != 0 {
+				t.Fatalf("exit status %d: %v", code, err)
+			}
+			if !strings.Contains(stdout+stderr, "Usage") && !strings.Contains(stdout+stderr, "--") {
+				t.Errorf("no usage printed: stdout %q stderr %q", stdout, stderr)
+			}
+		})
+	}
+}
