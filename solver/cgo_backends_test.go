@@ -415,7 +415,7 @@ func TestCLPRelaxation(t *testing.T) {
 func TestCLPRelaxationSchedModel(t *testing.T) {
 	m := cgoSchedModel(1, 300, 8, 60, 2, 128)
 	t.Logf("model: %d vars, %d rows, %d nonzeros", len(m.Vars), len(m.Rows), m.NumNonzeros())
-	for _, alg := range []int{0, 1} {
+	for _, alg := range []int{clpPrimal, clpDual, clpSift} {
 		t0 := time.Now()
 		lp, err := clpSolve(context.Background(), m, &Settings{TimeLimit: 10 * time.Second}, alg)
 		if err != nil {

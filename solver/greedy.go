@@ -140,7 +140,11 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 // answer no longer spends capacity on gangs that can never start, which
 // made the rounding from it markedly better (SOLVERS.md's "large jobs
 // taken fractionally").
-func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error)) engine {
+//
+// relax is given that LP with the options substituted out
+// (heuristic.substituted): a third of the rows, solved 2–4× faster, the
+// same optimum.
+func roundingEngine(relax relaxFunc) engine {
 	return func(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
 		if s == nil {
 			s = DefaultSettings()
@@ -168,6 +172,7 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		var x0 []float64
 		var lp *lpRelaxation
 		var err error
+		relax := h.substituted(relax)
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
 			rm, _ := h.reduced()
 			traceMark("child", "reduced")
@@ -197,6 +202,7 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		var guide []float64
 		if lp.X != nil && len(lp.X) == h.n {
 			guide = lp.X
+			h.rc = lp.itemRC
 		}
 		res := h.solve(ctx, s, guide, inc, x0)
 		if lp.Optimal {
@@ -206,6 +212,31 @@ func roundingEngine(relax func(ctx context.Context, m *Model, s *Settings) (*lpR
 		return res, nil
 	}
 }
+
+// substituted returns relax solving, in place of a model rm of h's
+// structure, the LP of rm with its options substituted out
+// (heuristic_substitute.go) when there are any, its answer mapped back to
+// rm's columns.
+func (h *heuristic) substituted(relax relaxFunc) relaxFunc {
+	return func(ctx context.Context, rm *Model, s *Settings) (*lpRelaxation, error) {
+		sub := h.substitute(rm)
+		if sub == nil {
+			return relax(ctx, rm, s)
+		}
+		traceMark("child", "substituted")
+		lp, err := relax(ctx, sub.lp, s)
+		if lp != nil && lp.X != nil {
+			lp.X = sub.expand(h, rm, lp.X)
+			if lp.Optimal {
+				lp.itemRC = sub.itemReducedCosts(h, rm, lp.Duals)
+			}
+		}
+		return lp, err
+	}
+}
+
+// relaxFunc solves the LP relaxation of a model.
+type relaxFunc = func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error)
 
 // lpWaitShare is how much of the time left roundingEngine waits for the
 // LP at most (wall clock). CLP is told lpShare, but its limit counts
@@ -222,7 +253,7 @@ var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its wall-clo
 // returns a function that waits for its answer until waitUntil, returning
 // errLPAbandoned if there is none by then; an abandoned LP finishes on its
 // own thread while the search goes on without a guide.
-func relaxWatched(ctx context.Context, relax func(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error),
+func relaxWatched(ctx context.Context, relax relaxFunc,
 	m *Model, s *Settings, lpDeadline, waitUntil time.Time) func() (*lpRelaxation, error) {
 	lpCtx, cancel := context.WithDeadline(ctx, lpDeadline)
 	type answer struct {

@@ -23,7 +23,10 @@ import (
 //
 //  1. the LP of the reduced model — options that cannot fit even into an
 //     empty plan fixed at zero, so the LP stops taking fractions of gangs
-//     that can never start (a tighter bound, and a better guide);
+//     that can never start (a tighter bound, and a better guide) — solved
+//     with the options substituted out by their counts
+//     (heuristic_substitute.go), which also prices every item (reduced
+//     costs: the local search's core, heuristic_lns.go);
 //  2. greedy constructions in several orders (baseOrders), LP-guided ones
 //     putting the options the LP takes at ≥ ½ first, large gangs first
 //     among them, each gang split over racks as the LP split it;

@@ -79,6 +79,9 @@ type heuristic struct {
 
 	// guide is the last LP answer roundAndRepair was given, nil for none.
 	guide []float64
+	// rc is each item's reduced cost in the LP that gave guide
+	// (itemReducedCosts), nil when unknown.
+	rc []float64
 	// chain numbers the local searches of one solve (see improve).
 	chain int
 	// stop is the done channel of the running solve's context (nil: none);
