@@ -371,7 +371,11 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 			}
 			rng := rand.New(rand.NewPCG(lnsSeed, 0x5a00+uint64(i)))
 			stale++
-			if st := hw.constructOrder(hw.sampleOrder(hw.guide, rng, i, noise)); st != nil {
+			sigmas := sampleNoise
+			if i%2 == 1 {
+				sigmas = sampleNoiseWide
+			}
+			if st := hw.constructOrder(hw.sampleOrder(hw.guide, rng, i, noise, sigmas)); st != nil {
 				hadX, before := bw.x != nil, bw.obj
 				if bw.offerState(st); !hadX || bw.obj > before {
 					stale = 0

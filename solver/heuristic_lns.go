@@ -287,7 +287,7 @@ func (h *heuristic) newLNS(s *packState) *lns {
 	}
 	noise := make([]float64, n)
 	for i := 0; len(l.orders) < l.style.orders; i++ {
-		l.orders = append(l.orders, h.sampleOrder(h.guide, rng, i, noise))
+		l.orders = append(l.orders, h.sampleOrder(h.guide, rng, i, noise, sampleNoise))
 	}
 	if in := h.coreItems(); in != nil {
 		for _, o := range l.orders {
