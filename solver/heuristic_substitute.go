@@ -111,12 +111,12 @@ func (h *heuristic) substitute(m *Model) *substitution {
 		}
 		acc[nc] += a
 	}
-	linkOf := make(map[int32]bool, len(sub.parents))
+	dropped := make([]bool, len(m.Rows)) // the substituted options' link rows
 	for _, p := range sub.parents {
-		linkOf[h.groups[p.group].row] = true
+		dropped[h.groups[p.group].row] = true
 	}
 	for i := range m.Rows {
-		if linkOf[int32(i)] {
+		if dropped[i] {
 			continue
 		}
 		r := &m.Rows[i]
@@ -148,8 +148,8 @@ func (h *heuristic) substitute(m *Model) *substitution {
 	// the structure asks for both.)
 	for _, p := range sub.parents {
 		ub := h.optionUpper(m, p.col)
-		if ub <= 0 {
-			continue // its counts are dropped
+		if ub <= 0 || h.upperImplied(m, p.col, ub) {
+			continue // its counts are dropped, or a row holds it already
 		}
 		grp := &h.groups[p.group]
 		var index []int
@@ -160,9 +160,7 @@ func (h *heuristic) substitute(m *Model) *substitution {
 				coef = append(coef, h.childCoef[c])
 			}
 		}
-		if !h.upperImplied(m, p.col, ub) {
-			lp.AddRow(m.RowName(int(grp.row))+"_upper", index, coef, LE, grp.k*ub)
-		}
+		lp.AddRow(m.RowName(int(grp.row))+"_upper", index, coef, LE, grp.k*ub)
 	}
 	sub.lp = lp
 	return sub
