@@ -41,6 +41,7 @@ test: deps
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --timeout 1s --best-known solver/instances/best-known-default.json
+	./$(BIN) bench solver --jobs 100,300 --seeds 6-10 --timeout 1s --best-known solver/instances/best-known-validation.json
 
 # The long comparisons behind BENCHMARKS.md and the acceptance numbers:
 # seeds 1–3 at the default slack and at 20% slack, the solver goals, and
