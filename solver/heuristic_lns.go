@@ -354,7 +354,7 @@ func (l *lns) setElite(x []float64) {
 // option, and in the rows of its children's elite counts. With nothing
 // missing it is a random ruin.
 func (l *lns) relink() {
-	s, h := l.s, l.h
+	s := l.s
 	l.diff = l.diff[:0]
 	for _, it := range l.eliteIn {
 		if !s.on[it] {
@@ -370,21 +370,32 @@ func (l *lns) relink() {
 		it := l.diff[i]
 		l.diff[i] = l.diff[len(l.diff)-1]
 		l.diff = l.diff[:len(l.diff)-1]
-		j := h.items[it]
-		for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
-			l.clearRow(h.pRow[q], h.pCoef[q])
-		}
-		for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
-			for c := h.groups[g].first; c < h.groups[g].end; c++ {
-				col := h.child[c]
-				if v := l.elite[col]; v > 0 {
-					for q := h.pStart[col]; q < h.pStart[col+1]; q++ {
-						l.clearRow(h.pRow[q], h.pCoef[q]*v)
-					}
+		// A shift in one row can fill another row cleared before it, so
+		// a second pass clears without shifting (removals only free room).
+		l.clearForElite(it, true)
+		l.clearForElite(it, false)
+		s.insert(it, l.elite)
+	}
+}
+
+// clearForElite clears the rows elite item it needs: its own rows and
+// those of its children's elite counts (shifting gangs first when shift
+// is set).
+func (l *lns) clearForElite(it int32, shift bool) {
+	h := l.h
+	j := h.items[it]
+	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
+		l.clearRow(h.pRow[q], h.pCoef[q], shift)
+	}
+	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
+		for c := h.groups[g].first; c < h.groups[g].end; c++ {
+			col := h.child[c]
+			if v := l.elite[col]; v > 0 {
+				for q := h.pStart[col]; q < h.pStart[col+1]; q++ {
+					l.clearRow(h.pRow[q], h.pCoef[q]*v, shift)
 				}
 			}
 		}
-		s.insert(it, l.elite)
 	}
 }
 
@@ -655,7 +666,7 @@ func (l *lns) ruinEject() {
 	}
 	j := h.items[target]
 	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
-		l.clearRow(h.pRow[q], h.pCoef[q])
+		l.clearRow(h.pRow[q], h.pCoef[q], true)
 	}
 	// The split: children by current room, most first, up to their bounds.
 	for g := h.gStart[target]; g < h.gStart[target+1]; g++ {
@@ -686,7 +697,7 @@ func (l *lns) ruinEject() {
 			}
 			rem -= amount * h.childCoef[int(grp.first)+best]
 			for q := h.pStart[c]; q < h.pStart[c+1]; q++ {
-				l.clearRow(h.pRow[q], h.pCoef[q]*amount)
+				l.clearRow(h.pRow[q], h.pCoef[q]*amount, true)
 			}
 		}
 	}
@@ -700,18 +711,18 @@ func (l *lns) sampleTarget() int32 {
 	return int32(min(i, len(l.cum)-1))
 }
 
-// clearRow makes room for need in packing row i. First it shifts units
-// of items in use from their child in row i to sibling children with room
-// (a gang moves nodes to other racks: same value, room freed); then it
-// removes items in use from the row, least valuable first, until the row
-// has room.
-func (l *lns) clearRow(i int32, need float64) {
+// clearRow makes room for need in packing row i. First, when shift is
+// set, it shifts units of items in use from their child in row i to
+// sibling children with room (a gang moves nodes to other racks: same
+// value, room freed); then it removes items in use from the row, least
+// valuable first, until the row has room.
+func (l *lns) clearRow(i int32, need float64, shift bool) {
 	s, h := l.s, l.h
 	if s.slack[i]+heurTol >= need {
 		return
 	}
 	l.itemsInRow(i)
-	for k := 0; k < len(l.cand) && s.slack[i]+heurTol < need; k++ {
+	for k := 0; shift && k < len(l.cand) && s.slack[i]+heurTol < need; k++ {
 		c := l.candCol[k]
 		pos := h.childPos[c]
 		if pos < 0 {
