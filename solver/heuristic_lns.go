@@ -59,7 +59,6 @@ const (
 	lnsReportEvery = 20 * time.Millisecond
 	// lnsSeed seeds the move choices: the search is deterministic.
 	lnsSeed = 0x5eed
-
 	// lnsMaxRuin is the most items a random or related ruin removes.
 	lnsMaxRuin = 30
 )
@@ -306,11 +305,12 @@ func (h *heuristic) runEpochs(ctx context.Context, chains []*lns, report func([]
 	if len(chains) < 2 || (!budget && !timed) {
 		epochs = 1
 	}
+	var span time.Duration // with a deadline and no budget, epochs and the threshold go by time
+	if timed && !budget {
+		span = deadline.Sub(started)
+	}
 	for _, l := range chains {
-		l.started = started
-		if timed && !budget {
-			l.span = deadline.Sub(started)
-		}
+		l.started, l.span = started, span
 	}
 	for e := range epochs {
 		if e > 0 {
@@ -320,7 +320,7 @@ func (h *heuristic) runEpochs(ctx context.Context, chains []*lns, report func([]
 		}
 		ectx, cancel := ctx, context.CancelFunc(func() {})
 		if !budget && e < epochs-1 {
-			ectx, cancel = context.WithDeadline(ctx, started.Add(chains[0].span*time.Duration(e+1)/time.Duration(epochs)))
+			ectx, cancel = context.WithDeadline(ctx, started.Add(span*time.Duration(e+1)/time.Duration(epochs)))
 		}
 		h.parallel(len(chains), func(w int, _ *heuristic) {
 			l := chains[w]
