@@ -383,17 +383,11 @@ func (l *lns) relink() {
 // is set).
 func (l *lns) clearForElite(it int32, shift bool) {
 	h := l.h
-	j := h.items[it]
-	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
-		l.clearRow(h.pRow[q], h.pCoef[q], shift)
-	}
+	l.clearColumn(h.items[it], 1, shift)
 	for g := h.gStart[it]; g < h.gStart[it+1]; g++ {
 		for c := h.groups[g].first; c < h.groups[g].end; c++ {
-			col := h.child[c]
-			if v := l.elite[col]; v > 0 {
-				for q := h.pStart[col]; q < h.pStart[col+1]; q++ {
-					l.clearRow(h.pRow[q], h.pCoef[q]*v, shift)
-				}
+			if col := h.child[c]; l.elite[col] > 0 {
+				l.clearColumn(col, l.elite[col], shift)
 			}
 		}
 	}
@@ -664,10 +658,7 @@ func (l *lns) ruinEject() {
 		l.ruinRandom()
 		return
 	}
-	j := h.items[target]
-	for q := h.pStart[j]; q < h.pStart[j+1]; q++ {
-		l.clearRow(h.pRow[q], h.pCoef[q], true)
-	}
+	l.clearColumn(h.items[target], 1, true)
 	// The split: children by current room, most first, up to their bounds.
 	for g := h.gStart[target]; g < h.gStart[target+1]; g++ {
 		grp := &h.groups[g]
@@ -696,9 +687,7 @@ func (l *lns) ruinEject() {
 				continue
 			}
 			rem -= amount * h.childCoef[int(grp.first)+best]
-			for q := h.pStart[c]; q < h.pStart[c+1]; q++ {
-				l.clearRow(h.pRow[q], h.pCoef[q]*amount, true)
-			}
+			l.clearColumn(c, amount, true)
 		}
 	}
 	s.insert(target, nil)
@@ -709,6 +698,15 @@ func (l *lns) sampleTarget() int32 {
 	u := l.rng.Float64() * l.cum[len(l.cum)-1]
 	i, _ := slices.BinarySearch(l.cum, u)
 	return int32(min(i, len(l.cum)-1))
+}
+
+// clearColumn clears every packing row of column col for units of it
+// (clearRow, each row in turn).
+func (l *lns) clearColumn(col int32, units float64, shift bool) {
+	h := l.h
+	for q := h.pStart[col]; q < h.pStart[col+1]; q++ {
+		l.clearRow(h.pRow[q], h.pCoef[q]*units, shift)
+	}
 }
 
 // clearRow makes room for need in packing row i. First, when shift is
