@@ -12,6 +12,7 @@ import (
 
 	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/solver/instances"
 	"github.com/spf13/pflag"
 )
 
@@ -83,8 +84,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("--%s: must be ≥ 1, got %d", f.flag, f.v)}
 		}
 	}
-	if cfg.Starts > 1 && 1<<(cfg.Starts-2) >= cfg.Slices {
-		return usageError{fmt.Errorf("--starts: %d start options reach slice %d, beyond --slices %d", cfg.Starts, 1<<(cfg.Starts-2), cfg.Slices)}
+	if !instances.StartsFit(cfg.Starts, cfg.Slices) {
+		return usageError{fmt.Errorf("--starts: %d start options (slices 0, 1, 2, 4, …) reach beyond --slices %d", cfg.Starts, cfg.Slices)}
 	}
 	for _, name := range solvers {
 		if _, err := solver.New(name); err != nil {

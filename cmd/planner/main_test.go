@@ -82,6 +82,8 @@ func TestBadInput(t *testing.T) {
 		{"zero jobs", []string{"bench", "solver", "--jobs", "0"}, "--jobs"},
 		{"negative timeout", []string{"bench", "solver", "--timeout", "-1s"}, "--timeout"},
 		{"bad racks", []string{"bench", "solver", "--racks", "0", "--seeds", "1"}, "racks"},
+		{"starts beyond the slices", []string{"bench", "solver", "--starts", "8"}, "--starts: 8 start options"},
+		{"starts past an int's shift", []string{"bench", "solver", "--starts", "100"}, "--starts: 100 start options"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -54,8 +54,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("instances: Slices must be ≥ 1, got %d", p.Slices)
 	case p.Starts < 1:
 		return fmt.Errorf("instances: Starts must be ≥ 1, got %d", p.Starts)
-	case StartSlice(p.Starts-1) >= p.Slices:
-		return fmt.Errorf("instances: Starts = %d needs start slice %d, outside the %d slices", p.Starts, StartSlice(p.Starts-1), p.Slices)
+	case !StartsFit(p.Starts, p.Slices):
+		return fmt.Errorf("instances: Starts = %d needs start slices beyond the %d slices", p.Starts, p.Slices)
 	case math.IsNaN(p.BusyFraction) || p.BusyFraction < 0 || p.BusyFraction > 1:
 		return fmt.Errorf("instances: BusyFraction must be in [0, 1], got %v", p.BusyFraction)
 	case int64(p.Jobs)*int64(p.Starts)*2*int64(p.Racks+1) > 1<<26:
@@ -71,6 +71,13 @@ func StartSlice(i int) int {
 		return 0
 	}
 	return 1 << (i - 1)
+}
+
+// StartsFit reports whether n start options (start slices 0, 1, 2, 4, …)
+// all fall within slices; false for n < 1, and for n so large that the
+// last start slice would not fit in an int.
+func StartsFit(n, slices int) bool {
+	return n >= 1 && n-1 < 63 && StartSlice(n-1) < slices
 }
 
 // Class is a job's service class.
