@@ -73,10 +73,31 @@ type SolverBenchRow struct {
 	Nonzeros  int     `json:"nonzeros"`
 }
 
+// instanceParams are the generator's parameters of instance (jobs, seed).
+func (cfg SolverBenchConfig) instanceParams(jobs int, seed uint64) instances.Params {
+	return instances.Params{Jobs: jobs, Racks: cfg.Racks, RackNodes: cfg.RackNodes,
+		Starts: cfg.Starts, Slices: cfg.Slices, BusyFraction: instances.DefaultParams().BusyFraction, Seed: seed}
+}
+
+// ValidateInstances reports the first job count whose instances the
+// generator refuses (a zero field, start options past the slices, a model
+// too large), so that a run fails before its first solve, not midway.
+func (cfg SolverBenchConfig) ValidateInstances() error {
+	for _, jobs := range cfg.Jobs {
+		if err := cfg.instanceParams(jobs, 0).Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // RunSolverBench solves every instance with every solver, one solve at a time
 // (solves in parallel would distort each other's wall times), reporting each
 // finished row to progress when it is not nil.
 func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(SolverBenchRow)) ([]SolverBenchRow, error) {
+	if err := cfg.ValidateInstances(); err != nil {
+		return nil, err
+	}
 	solvers := make([]solver.Solver, len(cfg.Solvers))
 	for i, name := range cfg.Solvers {
 		s, err := solver.New(name)
@@ -88,9 +109,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 	var rows []SolverBenchRow
 	for _, jobs := range cfg.Jobs {
 		for _, seed := range cfg.Seeds {
-			p := instances.Params{Jobs: jobs, Racks: cfg.Racks, RackNodes: cfg.RackNodes,
-				Starts: cfg.Starts, Slices: cfg.Slices, BusyFraction: instances.DefaultParams().BusyFraction, Seed: seed}
-			inst, err := instances.Generate(p)
+			inst, err := instances.Generate(cfg.instanceParams(jobs, seed))
 			if err != nil {
 				return nil, err
 			}

@@ -87,6 +87,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if !instances.StartsFit(cfg.Starts, cfg.Slices) {
 		return usageError{fmt.Errorf("--starts: %d start options (slices 0, 1, 2, 4, …) reach beyond --slices %d", cfg.Starts, cfg.Slices)}
 	}
+	if err := cfg.ValidateInstances(); err != nil {
+		return usageError{err}
+	}
 	for _, name := range solvers {
 		if _, err := solver.New(name); err != nil {
 			return usageError{fmt.Errorf("--solvers: %w", err)}

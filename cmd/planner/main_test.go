@@ -84,6 +84,9 @@ func TestBadInput(t *testing.T) {
 		{"bad racks", []string{"bench", "solver", "--racks", "0", "--seeds", "1"}, "racks"},
 		{"starts beyond the slices", []string{"bench", "solver", "--starts", "8"}, "--starts: 8 start options"},
 		{"starts past an int's shift", []string{"bench", "solver", "--starts", "100"}, "--starts: 100 start options"},
+		{"too many slices", []string{"bench", "solver", "--slices", "1000000000"}, "slices is too large a model"},
+		{"too many nodes", []string{"bench", "solver", "--rack-nodes", "1000000000"}, "too large a cluster"},
+		{"too large, checked before the first solve", []string{"bench", "solver", "--jobs", "5,100000000", "--solvers", "greedy"}, "100000000 jobs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,11 +58,31 @@ func (p Params) Validate() error {
 		return fmt.Errorf("instances: Starts = %d needs start slices beyond the %d slices", p.Starts, p.Slices)
 	case math.IsNaN(p.BusyFraction) || p.BusyFraction < 0 || p.BusyFraction > 1:
 		return fmt.Errorf("instances: BusyFraction must be in [0, 1], got %v", p.BusyFraction)
-	case int64(p.Jobs)*int64(p.Starts)*2*int64(p.Racks+1) > 1<<26:
+	// The size limits, as float64 products so that they cannot overflow.
+	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks+1) > maxColumns:
 		return fmt.Errorf("instances: %d jobs × %d starts × %d racks is too large a model", p.Jobs, p.Starts, p.Racks)
+	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks)*float64(p.Slices) > maxEntries:
+		return fmt.Errorf("instances: %d jobs × %d starts × %d racks × %d slices is too large a model", p.Jobs, p.Starts, p.Racks, p.Slices)
+	case float64(p.Racks)*float64(p.RackNodes)*float64(p.Slices) > maxNodeSlices:
+		return fmt.Errorf("instances: %d racks × %d nodes × %d slices is too large a cluster", p.Racks, p.RackNodes, p.Slices)
 	}
 	return nil
 }
+
+// Size limits of Validate: generating an instance past them would take
+// minutes or run out of memory before a solver saw it.
+const (
+	// maxColumns bounds the columns, Jobs·Starts·2·(Racks+1).
+	maxColumns = 1 << 26
+	// maxEntries bounds Jobs·Starts·2·Racks·Slices, the most capacity-row
+	// entries the options can have (the 300-job default: 2.0M, of which
+	// 1.1M are above CoefTol).
+	maxEntries = 1 << 28
+	// maxNodeSlices bounds Racks·RackNodes·Slices: the running jobs that
+	// fill the busy nodes are drawn one by one, each evaluated at every
+	// slice (the default: 15,360).
+	maxNodeSlices = 1 << 30
+)
 
 // StartSlice returns the i-th start slice of the geometric sequence
 // 0, 1, 2, 4, 8, …

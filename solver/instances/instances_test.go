@@ -74,7 +74,10 @@ func TestParamsValidate(t *testing.T) {
 		{"starts past an int's shift", func(p *Params) { p.Starts = 100 }, "beyond the 60 slices"},
 		{"busy", func(p *Params) { p.BusyFraction = 1.5 }, "BusyFraction"},
 		{"busy NaN", func(p *Params) { p.BusyFraction = math.NaN() }, "BusyFraction"},
-		{"too large", func(p *Params) { p.Jobs = 1 << 22 }, "too large"},
+		{"too large", func(p *Params) { p.Jobs = 1 << 22 }, "too large a model"},
+		{"too many entries", func(p *Params) { p.Slices = 1 << 30 }, "slices is too large a model"},
+		{"too large a cluster", func(p *Params) { p.Jobs, p.RackNodes = 1, 1 << 30 }, "too large a cluster"},
+		{"products past int64", func(p *Params) { p.Jobs, p.Racks = math.MaxInt/2, math.MaxInt/2 }, "too large"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
