@@ -38,6 +38,10 @@ const (
 	// interval (3Sigma §4.3). In deterministic mode the limit only guards
 	// against a runaway solve.
 	defaultSolveFraction = 0.75
+	// minInterval: a run has at least Window/Interval cycles while work is
+	// pending, so a tiny interval (1 ns) makes a run that never ends; one
+	// cycle per simulated second is already 18,000 cycles for 5 hours.
+	minInterval = time.Second
 )
 
 // simulateFlags are the settings of `planner simulate` (DESIGN.md, CLI
@@ -265,8 +269,8 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 	switch {
 	case f.format != "table" && f.format != "json" && f.format != "csv":
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
-	case f.interval <= 0:
-		return fmt.Errorf("--interval: must be positive, got %s", f.interval)
+	case f.interval < minInterval:
+		return fmt.Errorf("--interval: must be ≥ %s, got %s", minInterval, f.interval)
 	case f.solverTimeout < 0:
 		return fmt.Errorf("--solver-timeout: must be ≥ 0, got %s", f.solverTimeout)
 	case f.horizon < 0:

@@ -207,6 +207,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"huge slack", simArgs("--slack", "1e308"), "--slack: must be in [0, 1e+06] percent", true},
 		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: nodes must be ≤ 134217728", true},
 		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
+		{"sub-second interval", simArgs("--interval", "1ns"), "--interval: must be ≥ 1s, got 1ns", true},
 		{"bad duration", simArgs("--interval", "soon"), "interval", true},
 		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},
 		{"zero parallel", simArgs("--parallel", "0"), "--parallel", true},

@@ -154,6 +154,9 @@ func TestSweepBadInput(t *testing.T) {
 		{"bad seeds", sweepArgs("--vary", "load=1", "--seeds", "3-1"), "--seeds"},
 		{"seed and seeds", sweepArgs("--vary", "load=1", "--seeds", "1-2", "--seed", "4"), "not both"},
 		{"synthetic with samples", sweepArgs("--vary", "synthetic-shift=0,10", "--synthetic", "--samples-per-feature", "5"), "--samples-per-feature"},
+		{"synthetic shift too large", sweepArgs("--vary", "synthetic-shift=0,1e308", "--synthetic"), "--synthetic-shift: must be a percentage in (-100, 10000]"},
+		{"synthetic width too large", sweepArgs("--vary", "synthetic-cov=20,1e5", "--synthetic"), "--synthetic-cov: must be in [0, 10000] percent"},
+		{"sub-second interval", sweepArgs("--vary", "interval=1ns,1m"), "--interval: must be ≥ 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var n atomic.Int64
