@@ -76,7 +76,7 @@ func TestParamsValidate(t *testing.T) {
 		{"busy NaN", func(p *Params) { p.BusyFraction = math.NaN() }, "BusyFraction"},
 		{"too large", func(p *Params) { p.Jobs = 1 << 22 }, "too large a model"},
 		{"too many entries", func(p *Params) { p.Slices = 1 << 30 }, "slices is too large a model"},
-		{"too large a cluster", func(p *Params) { p.Jobs, p.RackNodes = 1, 1 << 30 }, "too large a cluster"},
+		{"too large a cluster", func(p *Params) { p.Jobs, p.RackNodes = 1, 1<<30 }, "too large a cluster"},
 		{"products past int64", func(p *Params) { p.Jobs, p.Racks = math.MaxInt/2, math.MaxInt/2 }, "too large"},
 	}
 	for _, tc := range tests {
