@@ -16,12 +16,13 @@ import (
 // instances when it was written (BENCHMARKS.md; seed 1's has risen by 0.1%
 // and seed 4's by 0.4% since, instances/best-known-default.json) at a fixed
 // amount of work, about what a 1 s solve makes (40,000 moves since the
-// recreates offer a core of the items; 10,000 before). Measured: 98.86% (seed 1) and 99.07%
-// (seed 4) since the chains exchange their bests (98.90% and 99.61% before,
-// with this one seed of the search; over ten seeds the mean rose,
-// BENCHMARKS.md, "Exchanges between the chains"); with 10,000 moves of the
-// full recreate it was 99.19% and 98.79%. A change to the search that
-// loses more than a few tenths of a percent here fails it.
+// recreates offer a core of the items; 10,000 before). Measured: 98.86%
+// (seed 1) and 99.07% (seed 4) since the chains exchange their bests
+// (98.90% and 99.61% before, with this one seed of the search; over ten
+// seeds the mean rose, BENCHMARKS.md, "Exchanges between the chains");
+// with 10,000 moves of the full recreate it was 99.19% and 98.79%. A
+// change to the search that loses more than a few tenths of a percent here
+// fails it.
 func TestRoundingQualityRack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 2 s of search")

@@ -11,8 +11,8 @@ import (
 )
 
 // maxSyntheticPct bounds --synthetic-shift and --synthetic-cov: estimates
-// of up to 101 times the runtime. Far beyond it (1e308%) the estimates
-// overflowed and the planning schedulers' solves fell back to heuristics.
+// of up to 101 times the runtime. Far beyond it (a shift of 1e308%) the
+// 3sigma scheduler's solves fell back to its heuristics.
 const maxSyntheticPct = 1e4
 
 func (e *estimateFlags) validate() error {
