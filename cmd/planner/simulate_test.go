@@ -208,6 +208,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: nodes must be ≤ 134217728", true},
 		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
 		{"sub-second interval", simArgs("--interval", "1ns"), "--interval: must be ≥ 1s, got 1ns", true},
+		{"too many jobs to generate", simArgs("--hours", "1e9"), "more than 1000000", true},
 		{"bad duration", simArgs("--interval", "soon"), "interval", true},
 		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},
 		{"zero parallel", simArgs("--parallel", "0"), "--parallel", true},

@@ -76,7 +76,9 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		p.Racks = min(p.Racks, p.Nodes)
 		wl, err := workloads.Generate(w.workload, p)
 		if err != nil {
-			return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
+			// Every parameter of a generator is a flag: a refusal is a
+			// usage error (exit status 2), e.g. --hours 1e9.
+			return nil, "", usageError{fmt.Errorf("--workload %s: %w", w.workload, err)}
 		}
 		return wl, w.workload, nil
 	}
