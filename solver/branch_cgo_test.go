@@ -74,3 +74,55 @@ func TestDeterministicRoundingIgnoresClock(t *testing.T) {
 		return solver.RoundingForTest(context.Background(), m, s)
 	})
 }
+
+// TestSecondGuide: on the 100-job rack instance of seed 4 the LP splits
+// the 68-node job 63 between start slices 16 and 32, the guided
+// construction starts it at one of them, and of the open choices that one
+// weighs the most (value × gang size). The second guide is the LP with the job's
+// other options fixed at zero: a bound no higher than the first, none of
+// those options taken, and a feasible construction from it.
+func TestSecondGuide(t *testing.T) {
+	p := instances.DefaultParams()
+	p.Jobs, p.Seed = 100, 4
+	in, err := instances.Generate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := in.Model
+	g := solver.SecondGuideForTest(context.Background(), m)
+	if g.Root == nil || g.Best == nil {
+		t.Fatal("no LP answer or no construction")
+	}
+	// The branch option as the rule defines it, from the instance's own
+	// description of its options.
+	branch := -1
+	weight := func(o instances.Option) float64 { return o.Utility * float64(in.Jobs[o.Job].Nodes) }
+	for i, o := range in.Options {
+		if v := g.Root[o.X]; v > 0.2 && v < 0.8 && g.Best[o.X] > 0.5 &&
+			(branch < 0 || weight(o) > weight(in.Options[branch])) {
+			branch = i
+		}
+	}
+	if branch < 0 {
+		t.Fatal("no open option in the construction")
+	}
+	o := in.Options[branch]
+	if o.Job != 63 || g.Branch != o.X {
+		t.Fatalf("branch on column %d; want job %d at slice %d (column %d), expected job 63", g.Branch, o.Job, o.Start, o.X)
+	}
+	if g.Guide == nil || g.Start == nil {
+		t.Fatal("no second guide")
+	}
+	for _, r := range in.Jobs[o.Job].Options {
+		if r != branch && g.Guide[in.Options[r].X] > 1e-9 {
+			t.Errorf("the second guide takes job %d at slice %d (rack set all=%v) at %.3f; want 0",
+				o.Job, in.Options[r].Start, in.Options[r].AllRacks, g.Guide[in.Options[r].X])
+		}
+	}
+	if root, second := m.ObjectiveValue(g.Root), m.ObjectiveValue(g.Guide); second > root+1e-6*root {
+		t.Errorf("second LP %.4f above the first %.4f: it is a restriction", second, root)
+	}
+	if err := m.CheckFeasible(g.Start); err != nil {
+		t.Errorf("second guide's construction: %v", err)
+	}
+}

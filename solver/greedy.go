@@ -181,9 +181,10 @@ func roundingEngine(relax relaxFunc) engine {
 		var x0 []float64
 		var lp *lpRelaxation
 		var err error
+		var rm *Model
 		relax := h.substituted(relax)
 		if d, ok := ctx.Deadline(); ok && !s.Deterministic {
-			rm, _ := h.reduced()
+			rm, _ = h.reduced()
 			traceMark("child", "reduced")
 			left := wallUntil(d)
 			now := wallNow()
@@ -193,7 +194,7 @@ func roundingEngine(relax relaxFunc) engine {
 			lp, err = wait()
 		} else {
 			x0 = first()
-			rm, _ := h.reduced()
+			rm, _ = h.reduced()
 			traceMark("child", "reduced")
 			lp, err = relax(ctx, rm, s)
 		}
@@ -212,6 +213,9 @@ func roundingEngine(relax relaxFunc) engine {
 		if lp.X != nil && len(lp.X) == h.n {
 			guide = lp.X
 			h.rc = lp.itemRC
+			if lp.Optimal {
+				h.relaxWith = h.relaxFixing(relax, rm, s)
+			}
 		}
 		res := h.solve(ctx, s, guide, inc, x0)
 		if lp.Optimal {
@@ -314,7 +318,11 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		return res
 	}
 	var streams [][]float64
+	second := func() (*chainStart, bool) { return nil, false }
 	if h.simple {
+		if _, timed := ctx.Deadline(); h.workers(timed && !s.Deterministic) > 1 {
+			second = h.secondGuide(ctx, s, b.x)
+		}
 		streams = h.sample(ctx, s, greedySamples, b)
 	}
 	traceMark("child", "sampled")
@@ -330,17 +338,33 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	// Each local-search chain starts from the best of its sampling stream
 	// when that is close to the best overall: two different starts. The
 	// second chain takes the other side of the LP's most valuable open
-	// choice instead when there is one, close enough (branchStart).
-	if len(streams) > 1 {
+	// choice instead when there is one, close enough (branchStart), and
+	// searches with the second guide (secondGuide), starting from the
+	// best construction it guides when that is better still.
+	starts := make([]chainStart, len(streams))
+	for w, x := range streams {
+		starts[w].x = x
+	}
+	g, late := second()
+	traceMark("child", "second-guide")
+	if len(starts) > 1 {
 		if alt := h.branchStart(ctx, best); alt != nil && h.closeEnough(alt, best) {
-			streams[1] = alt
+			starts[1].x = alt
+		}
+		if g != nil {
+			starts[1].guide, starts[1].rc = g.guide, g.rc
+			if g.x != nil && (starts[1].x == nil || h.objective(g.x) > h.objective(starts[1].x)) {
+				starts[1].x = g.x
+			}
 		}
 	}
 	traceMark("child", "branched")
-	x, n := h.improveFrom(ctx, best, streams, moves, inc)
+	x, n := h.improveFrom(ctx, best, starts, moves, inc)
 	res.X, res.Status, res.Nodes = x, Feasible, n
 	res.Objective = m.ObjectiveValue(x)
-	res.TimeLimited = ctx.Err() != nil || (moves > 0 && n >= moves)
+	// An abandoned second guide may leave CLP running on its own thread:
+	// reported as time-limited, so that CBC does not start beside it.
+	res.TimeLimited = ctx.Err() != nil || (moves > 0 && n >= moves) || late
 	return res
 }
 

@@ -38,7 +38,9 @@ import (
 //     first from the best answer, the second from its sampling stream's
 //     best or, when the LP leaves a job that dominates the objective open,
 //     from the other side of that choice (branchStart), each when within
-//     1% of the best.
+//     1% of the best; the second chain is guided by a second LP, solved
+//     with the weightiest choice the first left open fixed
+//     (heuristic_branch.go), which is built beside the sampling.
 //
 // Stages 3 and 4 run as two streams (in parallel when GOMAXPROCS allows).
 //
@@ -377,11 +379,7 @@ func (h *heuristic) reduced() (*Model, int) {
 		if vars == nil {
 			vars = append([]Var(nil), h.m.Vars...)
 		}
-		j := h.items[it]
-		vars[j].Upper = vars[j].Lower
-		if vars[j].Kind == Binary {
-			vars[j].Kind = Integer // keep [0, 0]: AddVar forces binaries to [0, 1]
-		}
+		fixAtLower(&vars[h.items[it]])
 		n++
 	}
 	if n == 0 {

@@ -34,3 +34,39 @@ func CBCForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
 func RoundingForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
 	return roundingEngine(relaxCLP)(ctx, m, s, nil)
 }
+
+// SecondGuide is what secondGuide builds from the guided construction of
+// a model (see SecondGuideForTest).
+type SecondGuide struct {
+	Root, Best   []float64 // the LP answer (of the reduced model) and its guided construction
+	Branch       int       // the column of the branch option, −1 for none
+	Guide, Start []float64 // the second guide and its best construction; nil for none
+}
+
+// SecondGuideForTest runs the stages of roundingEngine up to the second
+// guide, in deterministic mode: the LP of the reduced model over CLP, the
+// guided constructions, the branch choice and the LP solved again.
+func SecondGuideForTest(ctx context.Context, m *Model) SecondGuide {
+	out := SecondGuide{Branch: -1}
+	h := newHeuristic(m)
+	s := &Settings{Deterministic: true}
+	rm, _ := h.reduced()
+	relax := h.substituted(relaxCLP)
+	lp, err := relax(ctx, rm, s)
+	if err != nil || !lp.Optimal {
+		return out
+	}
+	h.rc = lp.itemRC
+	h.relaxWith = h.relaxFixing(relax, rm, s)
+	out.Root = lp.X
+	b := h.newIncumbent(nil)
+	h.construction(ctx, lp.X, false, b)
+	out.Best = b.x
+	if it := h.guideBranch(b.x); it >= 0 {
+		out.Branch = int(h.items[it])
+	}
+	if g, _ := h.secondGuide(ctx, s, b.x)(); g != nil {
+		out.Guide, out.Start = g.guide, g.x
+	}
+	return out
+}

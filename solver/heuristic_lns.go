@@ -204,9 +204,18 @@ func (h *heuristic) improve(ctx context.Context, x []float64, maxMoves int64, in
 // little loss), else from x.
 const lnsStartSpread = 0.01
 
+// chainStart is what one local-search chain may start from instead of the
+// best answer: an answer x (nil: none) and a guide of its own (guide and
+// rc as in heuristic; nil: the solve's).
+type chainStart struct {
+	x         []float64
+	guide, rc []float64
+}
+
 // improveFrom is improve with alternative starts: chain w starts from
-// alt[w] when it is given and close enough to x (lnsStartSpread).
-func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float64, maxMoves int64, inc func([]float64)) ([]float64, int64) {
+// alt[w].x when it is given and close enough to x (lnsStartSpread), and
+// searches with alt[w]'s guide when it has one.
+func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt []chainStart, maxMoves int64, inc func([]float64)) ([]float64, int64) {
 	if x == nil || len(x) != h.n || h.m.CheckFeasible(x) != nil {
 		return x, 0
 	}
@@ -242,8 +251,13 @@ func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt [][]float6
 			}
 		}
 		start := xs
-		if w < len(alt) && alt[w] != nil && len(alt[w]) == h.n && h.closeEnough(alt[w], xs) {
-			start = alt[w]
+		if w < len(alt) {
+			if a := alt[w].x; a != nil && len(a) == h.n && h.closeEnough(a, xs) {
+				start = a
+			}
+			if alt[w].guide != nil {
+				hw.guide, hw.rc = alt[w].guide, alt[w].rc
+			}
 		}
 		st := hw.newPackState(start)
 		if st == nil {

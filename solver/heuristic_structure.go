@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Structure detection for the primal heuristics.
 //
@@ -82,6 +85,9 @@ type heuristic struct {
 	// rc is each item's reduced cost in the LP that gave guide
 	// (itemReducedCosts), nil when unknown.
 	rc []float64
+	// relaxWith solves the LP that gave guide again with some items fixed
+	// at their lower bounds (relaxFixing); nil when there is none.
+	relaxWith func(ctx context.Context, fixed []int32) *lpRelaxation
 	// chain numbers the local searches of one solve (see improve).
 	chain int
 	// stop is the done channel of the running solve's context (nil: none);
