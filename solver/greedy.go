@@ -268,25 +268,43 @@ var errLPAbandoned = errors.New("solver: LP relaxation abandoned at its wall-clo
 // own thread while the search goes on without a guide.
 func relaxWatched(ctx context.Context, relax relaxFunc,
 	m *Model, s *Settings, lpDeadline, waitUntil time.Time) func() (*lpRelaxation, error) {
-	lpCtx, cancel := context.WithDeadline(ctx, lpDeadline)
 	type answer struct {
 		lp  *lpRelaxation
 		err error
 	}
-	done := make(chan answer, 1)
+	wait := watched(ctx, lpDeadline, waitUntil, func(ctx context.Context) answer {
+		lp, err := relax(ctx, m, s)
+		return answer{lp, err}
+	})
+	return func() (*lpRelaxation, error) {
+		a, ok := wait()
+		if !ok {
+			return nil, errLPAbandoned
+		}
+		return a.lp, a.err
+	}
+}
+
+// watched starts f on its own goroutine under a context with the given
+// deadline and returns a function that waits for its result until
+// waitUntil: the result and true, or the zero value and false when f has
+// not returned by then (it then finishes on its own).
+func watched[T any](ctx context.Context, deadline, waitUntil time.Time, f func(context.Context) T) func() (T, bool) {
+	fctx, cancel := context.WithDeadline(ctx, deadline)
+	done := make(chan T, 1)
 	go func() {
 		defer cancel()
-		lp, err := relax(lpCtx, m, s)
-		done <- answer{lp, err}
+		done <- f(fctx)
 	}()
-	return func() (*lpRelaxation, error) {
+	return func() (T, bool) {
 		late := time.NewTimer(wallUntil(waitUntil))
 		defer late.Stop()
 		select {
-		case a := <-done:
-			return a.lp, a.err
+		case v := <-done:
+			return v, true
 		case <-late.C:
-			return nil, errLPAbandoned
+			var zero T
+			return zero, false
 		}
 	}
 }

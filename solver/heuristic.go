@@ -235,6 +235,23 @@ const branchShare = 0.2
 // packs around.
 const branchWeight = 1.0 / 3
 
+// openChoice returns, of the options x uses that the LP (guide) takes at
+// an open share (branchShare), the one with the largest weight (the first
+// of equals), or −1 when there is none.
+func (h *heuristic) openChoice(x []float64, weight func(it int) float64) int32 {
+	branch, most := int32(-1), 0.0
+	for it, j := range h.items {
+		g := h.guide[j]
+		if h.isFree[it] || x[j] <= 0.5 || g <= branchShare || g >= 1-branchShare {
+			continue
+		}
+		if w := weight(it); branch < 0 || w > most {
+			branch, most = int32(it), w
+		}
+	}
+	return branch
+}
+
 // branchStart returns the best guided construction with the branch option
 // offered last — the most valuable option that best uses and the LP takes
 // at an open share (branchShare) — or nil when there is no guide, no such
@@ -243,13 +260,7 @@ func (h *heuristic) branchStart(ctx context.Context, best []float64) []float64 {
 	if h.guide == nil || !h.simple || best == nil {
 		return nil
 	}
-	branch := int32(-1)
-	for it, j := range h.items {
-		if g := h.guide[j]; g > branchShare && g < 1-branchShare && best[j] > 0.5 &&
-			!h.isFree[it] && (branch < 0 || h.value[it] > h.value[branch]) {
-			branch = int32(it)
-		}
-	}
+	branch := h.openChoice(best, func(it int) float64 { return h.value[it] })
 	if branch < 0 || h.value[branch] < branchWeight*h.objective(best) {
 		return nil
 	}

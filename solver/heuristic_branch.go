@@ -58,17 +58,7 @@ func (h *heuristic) guideBranch(x []float64) int32 {
 	if h.guide == nil || !h.simple {
 		return -1
 	}
-	branch, weight := int32(-1), 0.0
-	for it, j := range h.items {
-		g := h.guide[j]
-		if h.isFree[it] || x[j] <= 0.5 || g <= branchShare || g >= 1-branchShare {
-			continue
-		}
-		if w := h.value[it] * h.size[it]; branch < 0 || w > weight {
-			branch, weight = int32(it), w
-		}
-	}
-	return branch
+	return h.openChoice(x, func(it int) float64 { return h.value[it] * h.size[it] })
 }
 
 // rivals returns the other items in the packing rows of item it's own
@@ -139,7 +129,6 @@ func (h *heuristic) secondGuide(ctx context.Context, s *Settings, x []float64) (
 		if lp == nil {
 			return nil
 		}
-		hw.rc = lp.itemRC
 		b := hw.newIncumbent(nil)
 		hw.construction(ctx, lp.X, false, b)
 		return &chainStart{x: b.x, guide: lp.X, rc: lp.itemRC}
@@ -150,21 +139,9 @@ func (h *heuristic) secondGuide(ctx context.Context, s *Settings, x []float64) (
 		return func() (*chainStart, bool) { return g, false }
 	}
 	now, left := wallNow(), float64(wallUntil(d))
-	gctx, cancel := context.WithDeadline(ctx, now.Add(time.Duration(guideBranchShare*left)))
-	until := now.Add(time.Duration(guideBranchWait * left))
-	done := make(chan *chainStart, 1)
-	go func() {
-		defer cancel()
-		done <- build(gctx)
-	}()
+	built := watched(ctx, now.Add(time.Duration(guideBranchShare*left)), now.Add(time.Duration(guideBranchWait*left)), build)
 	return func() (*chainStart, bool) {
-		late := time.NewTimer(wallUntil(until))
-		defer late.Stop()
-		select {
-		case g := <-done:
-			return g, false
-		case <-late.C:
-			return nil, true
-		}
+		g, ok := built()
+		return g, !ok
 	}
 }
