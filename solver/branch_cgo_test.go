@@ -78,9 +78,11 @@ func TestDeterministicRoundingIgnoresClock(t *testing.T) {
 // TestSecondGuide: on the 100-job rack instance of seed 4 the LP splits
 // the 68-node job 63 between start slices 16 and 32, the guided
 // construction starts it at one of them, and of the open choices that one
-// weighs the most (value × gang size). The second guide is the LP with the job's
-// other options fixed at zero: a bound no higher than the first, none of
-// those options taken, and a feasible construction from it.
+// weighs the most (value × gang size). The second guides are the LP with
+// the job held to each side — its other options fixed at zero — the side
+// the construction took (keep) and the job's other open option (flip):
+// each a bound no higher than the first LP, none of those options taken,
+// and a feasible construction from it.
 func TestSecondGuide(t *testing.T) {
 	p := instances.DefaultParams()
 	p.Jobs, p.Seed = 100, 4
@@ -110,19 +112,39 @@ func TestSecondGuide(t *testing.T) {
 	if o.Job != 63 || g.Branch != o.X {
 		t.Fatalf("branch on column %d; want job %d at slice %d (column %d), expected job 63", g.Branch, o.Job, o.Start, o.X)
 	}
-	if g.Guide == nil || g.Start == nil {
-		t.Fatal("no second guide")
-	}
+	// The flip side: the job's other option the LP takes at an open share.
+	flip := -1
 	for _, r := range in.Jobs[o.Job].Options {
-		if r != branch && g.Guide[in.Options[r].X] > 1e-9 {
-			t.Errorf("the second guide takes job %d at slice %d (rack set all=%v) at %.3f; want 0",
-				o.Job, in.Options[r].Start, in.Options[r].AllRacks, g.Guide[in.Options[r].X])
+		if v := g.Root[in.Options[r].X]; r != branch && v > 0.2 && (flip < 0 || v > g.Root[in.Options[flip].X]) {
+			flip = r
 		}
 	}
-	if root, second := m.ObjectiveValue(g.Root), m.ObjectiveValue(g.Guide); second > root+1e-6*root {
-		t.Errorf("second LP %.4f above the first %.4f: it is a restriction", second, root)
+	if flip < 0 || g.Flip != in.Options[flip].X {
+		t.Fatalf("flip side on column %d; want the job's other open option (index %d)", g.Flip, flip)
 	}
-	if err := m.CheckFeasible(g.Start); err != nil {
-		t.Errorf("second guide's construction: %v", err)
+	if f := in.Options[flip]; f.Start == o.Start || (f.Start != 16 && f.Start != 32) {
+		t.Errorf("sides at slices %d and %d; want 16 and 32", o.Start, f.Start)
+	}
+	for _, side := range []struct {
+		name         string
+		held         int
+		guide, start []float64
+	}{{"keep", branch, g.Guide, g.Start}, {"flip", flip, g.FlipGuide, g.FlipStart}} {
+		if side.guide == nil || side.start == nil {
+			t.Errorf("no %s guide", side.name)
+			continue
+		}
+		for _, r := range in.Jobs[o.Job].Options {
+			if r != side.held && side.guide[in.Options[r].X] > 1e-9 {
+				t.Errorf("the %s guide takes job %d at slice %d (rack set all=%v) at %.3f; want 0",
+					side.name, o.Job, in.Options[r].Start, in.Options[r].AllRacks, side.guide[in.Options[r].X])
+			}
+		}
+		if root, second := m.ObjectiveValue(g.Root), m.ObjectiveValue(side.guide); second > root+1e-6*root {
+			t.Errorf("%s LP %.4f above the first %.4f: it is a restriction", side.name, second, root)
+		}
+		if err := m.CheckFeasible(side.start); err != nil {
+			t.Errorf("%s guide's construction: %v", side.name, err)
+		}
 	}
 }

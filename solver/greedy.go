@@ -336,7 +336,7 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		return res
 	}
 	var streams [][]float64
-	second := func() (*chainStart, bool) { return nil, false }
+	second := func() (branchGuides, bool) { return branchGuides{}, false }
 	if h.simple {
 		if _, timed := ctx.Deadline(); h.workers(timed && !s.Deterministic) > 1 {
 			second = h.secondGuide(ctx, s, b.x)
@@ -356,9 +356,11 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	// Each local-search chain starts from the best of its sampling stream
 	// when that is close to the best overall: two different starts. The
 	// second chain takes the other side of the LP's most valuable open
-	// choice instead when there is one, close enough (branchStart), and
-	// searches with the second guide (secondGuide), starting from the
-	// best construction it guides when that is better still.
+	// choice instead when there is one, close enough (branchStart). The
+	// chains search with the second guides (secondGuide) — the second
+	// chain on the side of the weightiest open choice the best answer
+	// took, the first on the other — each starting from the best
+	// construction its guide makes when that is better still.
 	starts := make([]chainStart, len(streams))
 	for w, x := range streams {
 		starts[w].x = x
@@ -369,12 +371,8 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		if alt := h.branchStart(ctx, best); alt != nil && h.closeEnough(alt, best) {
 			starts[1].x = alt
 		}
-		if g != nil {
-			starts[1].guide, starts[1].rc = g.guide, g.rc
-			if g.x != nil && (starts[1].x == nil || h.objective(g.x) > h.objective(starts[1].x)) {
-				starts[1].x = g.x
-			}
-		}
+		starts[1].take(h, g.keep)
+		starts[0].take(h, g.flip)
 	}
 	traceMark("child", "branched")
 	x, n := h.improveFrom(ctx, best, starts, moves, inc)

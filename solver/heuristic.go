@@ -38,9 +38,10 @@ import (
 //     first from the best answer, the second from its sampling stream's
 //     best or, when the LP leaves a job that dominates the objective open,
 //     from the other side of that choice (branchStart), each when within
-//     1% of the best; the second chain is guided by a second LP, solved
-//     with the weightiest choice the first left open fixed
-//     (heuristic_branch.go), which is built beside the sampling.
+//     1% of the best; the chains are guided by second LPs, solved with
+//     the weightiest choice the first left open held to one side (the
+//     second chain's) or the other (the first chain's)
+//     (heuristic_branch.go), which are built beside the sampling.
 //
 // Stages 3 and 4 run as two streams (in parallel when GOMAXPROCS allows).
 //

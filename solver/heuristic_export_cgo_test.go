@@ -40,14 +40,17 @@ func RoundingForTest(ctx context.Context, m *Model, s *Settings) (*Result, error
 type SecondGuide struct {
 	Root, Best   []float64 // the LP answer (of the reduced model) and its guided construction
 	Branch       int       // the column of the branch option, −1 for none
-	Guide, Start []float64 // the second guide and its best construction; nil for none
+	Guide, Start []float64 // the second guide (the branch's keep side) and its best construction; nil for none
+	Flip         int       // the column of the flip side's option, −1 for none
+	FlipGuide    []float64 // the flip side's guide; nil for none
+	FlipStart    []float64 // its best construction
 }
 
 // SecondGuideForTest runs the stages of roundingEngine up to the second
 // guide, in deterministic mode: the LP of the reduced model over CLP, the
 // guided constructions, the branch choice and the LP solved again.
 func SecondGuideForTest(ctx context.Context, m *Model) SecondGuide {
-	out := SecondGuide{Branch: -1}
+	out := SecondGuide{Branch: -1, Flip: -1}
 	h := newHeuristic(m)
 	s := &Settings{Deterministic: true}
 	rm, _ := h.reduced()
@@ -64,9 +67,16 @@ func SecondGuideForTest(ctx context.Context, m *Model) SecondGuide {
 	out.Best = b.x
 	if it := h.guideBranch(b.x); it >= 0 {
 		out.Branch = int(h.items[it])
+		if f := h.flipSide(h.rivals(it)); f >= 0 {
+			out.Flip = int(h.items[f])
+		}
 	}
-	if g, _ := h.secondGuide(ctx, s, b.x)(); g != nil {
-		out.Guide, out.Start = g.guide, g.x
+	g, _ := h.secondGuide(ctx, s, b.x)()
+	if g.keep != nil {
+		out.Guide, out.Start = g.keep.guide, g.keep.x
+	}
+	if g.flip != nil {
+		out.FlipGuide, out.FlipStart = g.flip.guide, g.flip.x
 	}
 	return out
 }
