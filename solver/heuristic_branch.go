@@ -20,12 +20,12 @@ import (
 // fixed at zero, and gives the second local-search chain that LP's answer
 // as its guide, and the best construction it guides as a start when that
 // is better than the chain's own. The first chain gets the other side
-// (flipSide) in the same way (see "Both sides" below). The search itself stays free: holding
-// the option there too (never inserting its rivals) changed the results
-// by less than ±0.05%. What helps is a guide without the split, on either
-// side: on seed 4 the best construction takes slice 32, the side the
-// searches drifted to, and the second guide held there still lifted the
-// mean from 98.89% to 99.60%.
+// (flipSide) in the same way (see "Both sides" below). The search itself
+// stays free: holding the option there too (never inserting its rivals)
+// changed the results by less than ±0.05%. What helps is a guide without
+// the split, on either side: on seed 4 the best construction takes slice
+// 32, the side the searches drifted to, and the second guide held there
+// still lifted the mean from 98.89% to 99.60%.
 //
 // Measured deterministically (40,000 moves at 100 jobs, 10,000 at 300;
 // six and four search seeds per instance), mean share of the best known
@@ -63,8 +63,11 @@ import (
 //	300 jobs, seeds 1–5:   99.12% → 99.24%, 14 → 15 of 20
 //	300 jobs, seeds 6–10:  99.20% → 99.44%, 14 → 16 of 20
 //
-// (at 300 jobs the flip side never comes: the differences there are the
-// search seeds' and the machine's noise, the same seeds on both sides).
+// At 300 jobs the flip side never comes in time, so the differences there
+// are the machine's noise (the search seeds were the same on both sides).
+// In deterministic mode it always comes: there, 300 jobs seeds 1–5 went
+// 99.02% → 98.76% and seeds 6–10 99.20% → 99.56% (10,000 moves, six
+// search seeds; BENCHMARKS.md, "Both sides of the branch").
 
 // guideBranchShare: with a deadline the LP for the second guide, and the
 // constructions it guides, may use this share of the time left; they run
