@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -25,6 +26,10 @@ type SolverBenchConfig struct {
 	Seeds     []uint64
 	Timeout   time.Duration // wall limit of each solve
 	Solvers   []string
+	// SearchSeeds, when set, solves every instance with each backend once
+	// per seed (solver.Settings.Seed): the spread of a timed solve's
+	// quality over draws of its search. Nil: once, with the built-in seed.
+	SearchSeeds []uint64
 	// Deterministic solves with work limits instead of the clock: Work
 	// (local-search moves or nodes; zero: each backend's default).
 	Deterministic bool
@@ -57,15 +62,17 @@ type BenchInstance struct {
 // (Bound − Objective)/Bound × 100; BestPct is Objective over the best
 // objective any listed solver reached on the instance, × 100.
 type SolverBenchRow struct {
-	Solver    string  `json:"solver"`
-	Jobs      int     `json:"jobs"`
-	Seed      uint64  `json:"seed"`
-	Status    string  `json:"status"`
-	Objective float64 `json:"objective"`
-	Bound     float64 `json:"bound"`
-	GapPct    float64 `json:"gap_pct"`
-	BestPct   float64 `json:"best_pct"`
-	WallMS    float64 `json:"wall_ms"`
+	Solver string `json:"solver"`
+	Jobs   int    `json:"jobs"`
+	Seed   uint64 `json:"seed"`
+	// SearchSeed is the solve's solver.Settings.Seed (0: the built-in one).
+	SearchSeed uint64  `json:"search_seed"`
+	Status     string  `json:"status"`
+	Objective  float64 `json:"objective"`
+	Bound      float64 `json:"bound"`
+	GapPct     float64 `json:"gap_pct"`
+	BestPct    float64 `json:"best_pct"`
+	WallMS     float64 `json:"wall_ms"`
 	// BestKnown is the best objective known for the instance (see BestPct).
 	BestKnown float64 `json:"best_known"`
 	Vars      int     `json:"vars"`
@@ -116,24 +123,31 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 			m := inst.Model
 			bound := lpBound(ctx, m, cfg)
 			first := len(rows)
+			searchSeeds := cfg.SearchSeeds
+			if len(searchSeeds) == 0 {
+				searchSeeds = []uint64{0}
+			}
 			for _, s := range solvers {
-				set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic, WorkLimit: cfg.Work}
-				res, err := s.Solve(ctx, m, set)
-				if err != nil {
-					return nil, fmt.Errorf("%s on %d jobs, seed %d: %w", s.Name(), jobs, seed, err)
-				}
-				row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, Status: res.Status.String(),
-					Objective: res.Objective, Bound: bound, GapPct: math.NaN(), BestPct: math.NaN(),
-					WallMS: float64(res.Wall.Microseconds()) / 1000,
-					Vars:   len(m.Vars), Rows: len(m.Rows), Nonzeros: m.NumNonzeros()}
-				if res.X == nil {
-					row.Objective = math.NaN()
-				} else if bound > 0 {
-					row.GapPct = (bound - res.Objective) / bound * 100
-				}
-				rows = append(rows, row)
-				if progress != nil {
-					progress(row)
+				for _, searchSeed := range searchSeeds {
+					set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic,
+						WorkLimit: cfg.Work, Seed: searchSeed}
+					res, err := s.Solve(ctx, m, set)
+					if err != nil {
+						return nil, fmt.Errorf("%s on %d jobs, seed %d, search seed %d: %w", s.Name(), jobs, seed, searchSeed, err)
+					}
+					row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, SearchSeed: searchSeed,
+						Status: res.Status.String(), Objective: res.Objective, Bound: bound,
+						GapPct: math.NaN(), BestPct: math.NaN(), WallMS: float64(res.Wall.Microseconds()) / 1000,
+						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: m.NumNonzeros()}
+					if res.X == nil {
+						row.Objective = math.NaN()
+					} else if bound > 0 {
+						row.GapPct = (bound - res.Objective) / bound * 100
+					}
+					rows = append(rows, row)
+					if progress != nil {
+						progress(row)
+					}
 				}
 			}
 			best := math.Inf(-1)
@@ -245,9 +259,19 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 // WriteSolverBenchTable prints rows as an aligned text table.
 func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "solver\tjobs\tseed\tstatus\tobjective\tLP bound\tgap %\t% of best\twall ms\t")
+	// The search seed column only when a run has more than the built-in one.
+	search := slices.ContainsFunc(rows, func(r SolverBenchRow) bool { return r.SearchSeed != 0 })
+	head := "solver\tjobs\tseed\t"
+	if search {
+		head += "search\t"
+	}
+	fmt.Fprintln(tw, head+"status\tobjective\tLP bound\tgap %\t% of best\twall ms\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.0f\t\n", r.Solver, r.Jobs, r.Seed, r.Status,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t", r.Solver, r.Jobs, r.Seed)
+		if search {
+			fmt.Fprintf(tw, "%d\t", r.SearchSeed)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.0f\t\n", r.Status,
 			num(r.Objective, 2), num(r.Bound, 2), num(r.GapPct, 2), num(r.BestPct, 2), r.WallMS)
 	}
 	return tw.Flush()

@@ -134,7 +134,17 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 	ctx, cancel := finishEarly(ctx, s)
 	defer cancel()
 	h := newHeuristic(m)
+	h.seed = s.Seed
 	return h.solve(ctx, s, nil, inc, nil), nil
+}
+
+// searchSeed is the seed of h's randomised choices: h.seed, or lnsSeed
+// when that is 0.
+func (h *heuristic) searchSeed() uint64 {
+	if h.seed == 0 {
+		return lnsSeed
+	}
+	return h.seed
 }
 
 // roundingEngine returns an engine that solves the LP relaxation with relax
@@ -162,6 +172,7 @@ func roundingEngine(relax relaxFunc) engine {
 		defer cancel()
 		traceMark("child", "engine-start")
 		h := newHeuristic(m)
+		h.seed = s.Seed
 		traceMark("child", "analysed")
 		// An answer before the LP's, in case the LP takes the whole budget.
 		// With a deadline the LP starts first and this answer is built
@@ -413,7 +424,7 @@ func (h *heuristic) sample(ctx context.Context, s *Settings, count int, b *incum
 			if !timed && i >= count {
 				break
 			}
-			rng := rand.New(rand.NewPCG(lnsSeed, 0x5a00+uint64(i)))
+			rng := rand.New(rand.NewPCG(hw.searchSeed(), 0x5a00+uint64(i)))
 			stale++
 			sigmas := sampleNoise
 			if i%2 == 1 {

@@ -56,7 +56,7 @@ func (h *heuristic) newGeneral() *general {
 	g := &general{h: h, lo: make([]float64, len(m.Rows)), hi: make([]float64, len(m.Rows)),
 		scale: make([]float64, len(m.Rows)), cStart: make([]int32, h.n+1),
 		x: make([]float64, h.n), act: make([]float64, len(m.Rows)), w: make([]float64, len(m.Rows)),
-		vpos: make([]int32, len(m.Rows)), rng: rand.New(rand.NewPCG(lnsSeed, uint64(h.n)+1))}
+		vpos: make([]int32, len(m.Rows)), rng: rand.New(rand.NewPCG(h.searchSeed(), uint64(h.n)+1))}
 	for i := range m.Rows {
 		r := &m.Rows[i]
 		g.lo[i], g.hi[i] = math.Inf(-1), math.Inf(1)

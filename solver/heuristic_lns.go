@@ -57,7 +57,8 @@ const (
 	// lnsReportEvery throttles incumbent reports: each report costs the
 	// caller a feasibility check of the whole model.
 	lnsReportEvery = 20 * time.Millisecond
-	// lnsSeed seeds the move choices: the search is deterministic.
+	// lnsSeed seeds the randomised choices when Settings.Seed is 0: the
+	// search is deterministic.
 	lnsSeed = 0x5eed
 	// lnsMaxRuin is the most items a random or related ruin removes.
 	lnsMaxRuin = 30
@@ -441,7 +442,7 @@ func (h *heuristic) objective(x []float64) float64 {
 }
 
 func (h *heuristic) newLNS(s *packState) *lns {
-	rng := rand.New(rand.NewPCG(lnsSeed+uint64(h.chain), uint64(h.n)))
+	rng := rand.New(rand.NewPCG(h.searchSeed()+uint64(h.chain), uint64(h.n)))
 	n := len(h.items)
 	l := &lns{h: h, s: s, rng: rng, style: lnsStyles[h.chain%len(lnsStyles)], stamp: make([]uint32, n), cand: make([]int32, 0, 64)}
 	// Recreate orders: the construction orders that use the guide (when

@@ -90,6 +90,9 @@ type heuristic struct {
 	relaxWith func(ctx context.Context, fixed []int32) *lpRelaxation
 	// chain numbers the local searches of one solve (see improve).
 	chain int
+	// seed seeds the randomised choices (sampling, local search, the
+	// general repair): Settings.Seed, 0 for lnsSeed (see searchSeed).
+	seed uint64
 	// stop is the done channel of the running solve's context (nil: none);
 	// long loops (a construction, a recreate) look at it every so often so
 	// that a solve ends close to its deadline even on a loaded machine.

@@ -22,6 +22,9 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 		return nil, err
 	}
 	h := newHeuristic(m)
+	if s != nil {
+		h.seed = s.Seed
+	}
 	rm, _ := h.reduced()
 	lp, err := h.substituted(relaxCLP)(ctx, rm, s)
 	if err != nil {

@@ -70,6 +70,13 @@ type Settings struct {
 	Start []float64
 	// RelGap stops a proving backend once (bound − objective)/|objective| ≤ RelGap.
 	RelGap float64
+	// Seed seeds the randomised choices of the heuristic backends (greedy,
+	// clp's repair, portfolio): their sampled orders and local search.
+	// Zero means the built-in seed. A deterministic solve of the same model
+	// with the same settings and seed gives the same answer; a timed one
+	// with another seed is another draw of the same search, which is how
+	// to measure the spread of a timed solve's quality.
+	Seed uint64
 }
 
 // DefaultSettings: a 1 s wall limit, one thread, gap 1e-6.

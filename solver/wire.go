@@ -186,6 +186,7 @@ func encodeRequest(req *workerRequest) []byte {
 	e.u64(uint64(s.WorkLimit))
 	e.u64(uint64(s.Threads))
 	e.f64(s.RelGap)
+	e.u64(s.Seed)
 	e.floats(s.Start)
 	e.str(m.Name)
 	e.bool(m.Maximize)
@@ -249,6 +250,7 @@ func readRequest(r io.Reader) (*workerRequest, error) {
 	s.WorkLimit = int64(d.u64())
 	s.Threads = int(d.u64())
 	s.RelGap = d.f64()
+	s.Seed = d.u64()
 	s.Start = d.floats()
 	if len(s.Start) == 0 {
 		s.Start = nil

@@ -22,6 +22,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	var (
 		cfg     experiments.SolverBenchConfig
 		seeds   string
+		search  string
 		solvers []string
 		format  string
 		quiet   bool
@@ -33,6 +34,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Starts, "starts", 7, "start-slice options per job: 0, 1, 2, 4, …")
 	fs.IntVar(&cfg.Slices, "slices", 60, "plan-ahead horizon in slices")
 	fs.StringVar(&seeds, "seeds", "1-5", "instance seeds: a list and ranges, e.g. 1-5 or 1,3,7-9")
+	fs.StringVar(&search, "search-seeds", "", "solve each instance once per search seed (a list and ranges; 0 is the built-in seed): the spread of a timed solve over draws of its search (default: the built-in seed)")
 	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve")
 	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
 	fs.StringVar(&format, "format", "table", "output: table or json")
@@ -55,6 +57,11 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	var err error
 	if cfg.Seeds, err = parseSeeds(seeds); err != nil {
 		return usageError{fmt.Errorf("--seeds: %w", err)}
+	}
+	if search != "" {
+		if cfg.SearchSeeds, err = parseSeeds(search); err != nil {
+			return usageError{fmt.Errorf("--search-seeds: %w", err)}
+		}
 	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
@@ -103,7 +110,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	}
 	progress := func(r experiments.SolverBenchRow) {
 		if !quiet {
-			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d %s %.0f ms\n", r.Solver, r.Jobs, r.Seed, r.Status, r.WallMS)
+			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d search=%d %s %.0f ms\n", r.Solver, r.Jobs, r.Seed, r.SearchSeed, r.Status, r.WallMS)
 		}
 	}
 	rows, err := experiments.RunSolverBench(context.Background(), cfg, progress)

@@ -68,6 +68,31 @@ func TestBenchSolverJSON(t *testing.T) {
 	}
 }
 
+// TestBenchSolverSearchSeeds: --search-seeds solves each instance once per
+// search seed, and each row names its seed.
+func TestBenchSolverSearchSeeds(t *testing.T) {
+	out, _, err := runCLI(t, "bench", "solver", "--jobs", "20", "--seeds", "1", "--solvers", "greedy",
+		"--search-seeds", "3,5-6", "--deterministic", "--work", "200", "--format", "json", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Solver     string  `json:"solver"`
+		SearchSeed uint64  `json:"search_seed"`
+		Objective  float64 `json:"objective"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	var got []uint64
+	for _, r := range rows {
+		got = append(got, r.SearchSeed)
+	}
+	if !slices.Equal(got, []uint64{3, 5, 6}) {
+		t.Errorf("search seeds %v, want [3 5 6]", got)
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name string
@@ -78,6 +103,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
 		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
+		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: seed "x"`},
 		{"bad format", []string{"bench", "solver", "--format", "xml"}, "--format"},
 		{"zero jobs", []string{"bench", "solver", "--jobs", "0"}, "--jobs"},
 		{"negative timeout", []string{"bench", "solver", "--timeout", "-1s"}, "--timeout"},
