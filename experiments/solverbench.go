@@ -113,6 +113,10 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 		}
 		solvers[i] = s
 	}
+	searchSeeds := cfg.SearchSeeds
+	if len(searchSeeds) == 0 {
+		searchSeeds = []uint64{0} // the built-in seed
+	}
 	var rows []SolverBenchRow
 	for _, jobs := range cfg.Jobs {
 		for _, seed := range cfg.Seeds {
@@ -123,10 +127,6 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 			m := inst.Model
 			bound := lpBound(ctx, m, cfg)
 			first := len(rows)
-			searchSeeds := cfg.SearchSeeds
-			if len(searchSeeds) == 0 {
-				searchSeeds = []uint64{0}
-			}
 			for _, s := range solvers {
 				for _, searchSeed := range searchSeeds {
 					set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic,

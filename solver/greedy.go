@@ -133,9 +133,18 @@ func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64
 	}
 	ctx, cancel := finishEarly(ctx, s)
 	defer cancel()
-	h := newHeuristic(m)
-	h.seed = s.Seed
+	h := newSeededHeuristic(m, s)
 	return h.solve(ctx, s, nil, inc, nil), nil
+}
+
+// newSeededHeuristic is newHeuristic for a solve under s: its randomised
+// choices seeded by s.Seed (s may be nil: the built-in seed).
+func newSeededHeuristic(m *Model, s *Settings) *heuristic {
+	h := newHeuristic(m)
+	if s != nil {
+		h.seed = s.Seed
+	}
+	return h
 }
 
 // searchSeed is the seed of h's randomised choices: h.seed, or lnsSeed
@@ -171,8 +180,7 @@ func roundingEngine(relax relaxFunc) engine {
 		ctx, cancel := finishEarly(ctx, s)
 		defer cancel()
 		traceMark("child", "engine-start")
-		h := newHeuristic(m)
-		h.seed = s.Seed
+		h := newSeededHeuristic(m, s)
 		traceMark("child", "analysed")
 		// An answer before the LP's, in case the LP takes the whole budget.
 		// With a deadline the LP starts first and this answer is built

@@ -21,10 +21,7 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	h := newHeuristic(m)
-	if s != nil {
-		h.seed = s.Seed
-	}
+	h := newSeededHeuristic(m, s)
 	rm, _ := h.reduced()
 	lp, err := h.substituted(relaxCLP)(ctx, rm, s)
 	if err != nil {
