@@ -69,13 +69,13 @@ import (
 // 99.02% → 98.76% and seeds 6–10 99.20% → 99.56% (10,000 moves, six
 // search seeds; BENCHMARKS.md, "Both sides of the branch"). The 300-job
 // instance it matters most for is validation seed 8, whose 102-node job
-// decides the basin: its 1 s answers keep the construction's side and end
-// at 97.4–97.9% of the best known, the flip side's construction alone is
-// 2% better. Solving the two LPs again from the root's basis brought both
-// sides in time on 8 of 10 300-job instances (not on that one) and made
-// the default set worse; taking the flip side only when its construction
-// is better by 1% was even over the four sets (BENCHMARKS.md, "Where the
-// 300-job solves lose").
+// decides the basin: its 1 s answers keep the construction's side and
+// end at 97.4–97.9% of the best known, and the flip side's construction
+// is 2% better than the best construction. Solving the two LPs again
+// from the root's basis brought both sides in time on 8 of 10 300-job
+// instances (not on that one) and made the default set worse; taking the
+// flip side only when its construction is better by 1% was even over
+// the four sets (BENCHMARKS.md, "Where the 300-job solves lose").
 
 // guideBranchShare: with a deadline the LP for the second guide, and the
 // constructions it guides, may use this share of the time left; they run

@@ -8,7 +8,8 @@
 // nothing about instances of other parameters.
 //
 // best-known-validation.json holds the same for seeds 6–10, from one
-// `--reference 60s` run and the best 1 s answers since: instances that no
+// `--reference 60s` run and the best answers found since (1 s solves and
+// longer deterministic ones, each checked feasible): instances that no
 // parameter of the solver was chosen on, to confirm on them what a change
 // gains on seeds 1–5 (BENCHMARKS.md, "Validation instances").
 package instances
