@@ -125,7 +125,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 				return nil, err
 			}
 			m := inst.Model
-			bound := lpBound(ctx, m, cfg)
+			bound, nonzeros := lpBound(ctx, m, cfg), m.NumNonzeros()
 			first := len(rows)
 			for _, s := range solvers {
 				for _, searchSeed := range searchSeeds {
@@ -138,7 +138,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 					row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, SearchSeed: searchSeed,
 						Status: res.Status.String(), Objective: res.Objective, Bound: bound,
 						GapPct: math.NaN(), BestPct: math.NaN(), WallMS: float64(res.Wall.Microseconds()) / 1000,
-						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: m.NumNonzeros()}
+						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: nonzeros}
 					if res.X == nil {
 						row.Objective = math.NaN()
 					} else if bound > 0 {

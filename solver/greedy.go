@@ -355,11 +355,8 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 		return res
 	}
 	var streams [][]float64
-	second := func() (branchGuides, bool) { return branchGuides{}, false }
+	second := h.secondGuide(ctx, s, b.x)
 	if h.simple {
-		if _, timed := ctx.Deadline(); h.workers(timed && !s.Deterministic) > 1 {
-			second = h.secondGuide(ctx, s, b.x)
-		}
 		streams = h.sample(ctx, s, greedySamples, b)
 	}
 	traceMark("child", "sampled")

@@ -163,14 +163,17 @@ type branchGuides struct {
 // secondGuide starts building the second guides from x, the best answer
 // so far (see above), and returns a function that waits for them. Each is
 // nil when there is none: no LP to solve again, no open choice, no other
-// side, or it came too late. With a deadline (and not in deterministic
-// mode) they are built on their own goroutines, beside the sampling, the
-// keep side first; the flip side starts only if the time left before the
-// wait is at least what the keep side took, and late is set when either
-// was abandoned with its LP possibly still running.
+// side, or it came too late; both are nil when the search will have a
+// single chain. With a deadline (and not in deterministic mode) they are
+// built on their own goroutines, beside the sampling, the keep side
+// first; the flip side starts only if the time left before the wait is
+// at least what the keep side took, and late is set when either was
+// abandoned with its LP possibly still running.
 func (h *heuristic) secondGuide(ctx context.Context, s *Settings, x []float64) (wait func() (g branchGuides, late bool)) {
 	none := func() (branchGuides, bool) { return branchGuides{}, false }
-	if h.relaxWith == nil || x == nil {
+	// One local-search chain (a timed solve on one processor) has no use
+	// for them.
+	if _, timed := ctx.Deadline(); h.relaxWith == nil || x == nil || h.workers(timed && !s.Deterministic) < 2 {
 		return none
 	}
 	branch := h.guideBranch(x)
