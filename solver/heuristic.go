@@ -226,6 +226,15 @@ func (h *heuristic) baseOrders(guide []float64) []constructionOrder {
 // seeds 1–5, two rounds alternated twice): seed 3 from 98.2–98.3% to
 // 99.1–99.3% of the best known, the mean from 99.25–99.30% to 99.37–99.42%;
 // at 300 jobs no change beyond the noise (BENCHMARKS.md).
+//
+// The other direction was tried too: an open option the best construction
+// leaves out, offered first. On 300 jobs seed 2, job 110 placed first
+// constructs 1.9% better than the best construction and searches to 99.9%
+// of the best known (98.5% from the best construction). As a chain's start
+// it helped there (eight search seeds: 97.6% → 98.9%) but not on seed 4
+// (98.4% → 97.9%), where the better construction led into the worse
+// basin, and in 1 s solves the mean fell (BENCHMARKS.md, "Basins at 300
+// jobs"). Not taken.
 
 // branchShare: an option counts as an open choice of the LP when the LP
 // takes more than this share of it and less than 1 − this share.
