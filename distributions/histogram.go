@@ -93,8 +93,11 @@ type Bin struct {
 //
 // Update and Merge mutate; every other method only reads, so concurrent
 // readers are safe once writers are done (the usual map-like rule). Update is
-// allocation-free once the bins slice has grown and costs O(MaxBins) simple
-// steps (a binary search, a short copy, a scan for the cheapest pair). CDF
+// allocation-free once the bins slice has grown. On a full histogram it is
+// a binary search and, in most updates (the new value merged into a
+// neighbour), a few pair costs; when an older pair is merged, a short copy
+// and, on the next update, a scan for the cheapest pair: O(MaxBins) at
+// worst. CDF
 // and Survival are a binary search plus a sum of bin counts, Quantile a
 // running sum; none allocates. Take a Snapshot for O(log B) queries on a
 // frozen copy.
@@ -114,6 +117,12 @@ type Histogram struct {
 	// cost[i] caches pairCost(bins[i], bins[i+1]), so an Update rescans
 	// len(bins)−1 floats instead of recomputing every pair.
 	cost []float64
+	// minAt is argminFirst(cost) when minKnown. Most updates of a full
+	// histogram merge the new value into a neighbour, which leaves the
+	// cheapest old pair in place, so its position carries over and the
+	// next update need not scan (insertMerging).
+	minAt    int
+	minKnown bool
 }
 
 // mass returns the model's normaliser N = Σ m_i.
@@ -204,6 +213,7 @@ func (h *Histogram) Clone() *Histogram {
 func (h *Histogram) Reset() {
 	h.bins = h.bins[:0]
 	h.cost = h.cost[:0]
+	h.minKnown = false
 	h.count, h.min, h.max = 0, 0, 0
 	h.inexact = false
 }
@@ -273,6 +283,10 @@ func (h *Histogram) add(v, w float64) {
 		h.refreshCosts(lo)
 		return
 	}
+	if len(bins) >= 2 && len(bins) == h.MaxBins() {
+		h.insertMerging(lo, Bin{Centroid: v, Count: w})
+		return
+	}
 	if cap(bins) == 0 {
 		n := min(h.MaxBins()+1, 2*DefaultMaxBins+1)
 		bins = make([]Bin, 0, n)
@@ -294,6 +308,114 @@ func (h *Histogram) add(v, w float64) {
 	}
 }
 
+// insertMerging is the insert-then-merge of add for a full histogram
+// (len(bins) = MaxBins ≥ 2), new bin b going to position lo, done in one
+// pass: the cheapest pair after the insertion is found among the old pair
+// costs (less the pair b splits) and b's two new pairs, and the bins
+// between b's place and the merged pair move by one slot once, instead of
+// the whole tail moving right for the insertion and left for the merge.
+// The result — bins, costs, tie-breaking to the leftmost pair — is exactly
+// that of inserting and then calling mergeCheapest.
+func (h *Histogram) insertMerging(lo int, b Bin) {
+	bins, cost := h.bins, h.cost
+	n := len(bins)
+	// The pairs after the insertion, in order: cost[:lo−1], (lo−1, b),
+	// (b, lo), cost[lo:]. The first smallest wins.
+	const (
+		mergePrefix = iota
+		mergeLeft
+		mergeRight
+		mergeSuffix
+	)
+	which, q, best := -1, 0, 0.0
+	take := func(kind, at int, c float64) {
+		if which < 0 || c < best {
+			which, q, best = kind, at, c
+		}
+	}
+	// old is the first cheapest old pair other than the split one, lo−1:
+	// the cached cheapest pair when that is not lo−1 (leaving lo−1 out
+	// then changes nothing), else the cheaper of the scans of both sides
+	// (the left one on a tie). Only old can win for its side: the other
+	// side's cheapest is no cheaper and, on the right, comes later.
+	old := -1
+	if h.minKnown && h.minAt != lo-1 {
+		old = h.minAt
+	} else {
+		if lo >= 2 {
+			old = argminFirst(cost[:lo-1])
+		}
+		if lo < n-1 {
+			if at := lo + argminFirst(cost[lo:]); old < 0 || cost[at] < cost[old] {
+				old = at
+			}
+		}
+	}
+	if old >= 0 && old < lo-1 {
+		take(mergePrefix, old, cost[old])
+	}
+	var cL, cR float64
+	if lo >= 1 {
+		cL = pairCost(bins[lo-1], b, h.rule)
+		take(mergeLeft, lo-1, cL)
+	}
+	if lo < n {
+		cR = pairCost(b, bins[lo], h.rule)
+		take(mergeRight, lo, cR)
+	}
+	if old >= lo {
+		take(mergeSuffix, old, cost[old])
+	}
+	switch which {
+	case mergeLeft: // b joins bin lo−1: pairs lo−2 and lo−1 change
+		bins[lo-1] = combine(bins[lo-1], b)
+		h.refreshCosts(lo - 1)
+		h.keepMin(old, lo-2, lo-1)
+	case mergeRight: // b joins bin lo: pairs lo−1 and lo change
+		bins[lo] = combine(b, bins[lo])
+		h.refreshCosts(lo)
+		h.keepMin(old, lo-1, lo)
+	case mergePrefix: // bins q and q+1 merge (q < lo−1); q+2…lo−1 move left
+		bins[q] = combine(bins[q], bins[q+1])
+		copy(bins[q+1:lo-1], bins[q+2:lo])
+		bins[lo-1] = b
+		copy(cost[q:lo-2], cost[q+1:lo-1])
+		cost[lo-2] = cL
+		if lo < n {
+			cost[lo-1] = cR
+		}
+		h.refreshCosts(q)
+	case mergeSuffix: // bins q and q+1 merge (q ≥ lo); lo…q−1 move right
+		merged := combine(bins[q], bins[q+1])
+		copy(bins[lo+1:q+1], bins[lo:q])
+		bins[lo] = b
+		bins[q+1] = merged
+		copy(cost[lo+1:q+1], cost[lo:q])
+		if lo >= 1 {
+			cost[lo-1] = cL
+		}
+		cost[lo] = cR
+		h.refreshCosts(q + 1)
+	}
+}
+
+// keepMin sets the cached cheapest pair after an update that changed only
+// pairs a and a+1 = b (either may be out of range), given old, the first
+// cheapest of the other pairs before it (−1: none). When old is one of the
+// changed pairs the cache stays unknown.
+func (h *Histogram) keepMin(old, a, b int) {
+	if old < 0 || old == a || old == b {
+		return
+	}
+	at := old
+	for _, p := range [2]int{a, b} {
+		if p >= 0 && p < len(h.cost) && (h.cost[p] < h.cost[at] || (h.cost[p] == h.cost[at] && p < at)) {
+			at = p
+		}
+	}
+	h.minAt, h.minKnown = at, true
+}
+
 // pairCost is the merge cost of adjacent bins a < b under rule: the gap
 // p_b − p_a, times (m_a + m_b)² for WeightedGap. The product is not
 // normalised (so it can be cached across updates); it stays finite for any
@@ -311,6 +433,7 @@ func pairCost(a, b Bin, rule MergeRule) float64 {
 // refreshCosts recomputes the cached costs of the (up to) two pairs that
 // include bin i.
 func (h *Histogram) refreshCosts(i int) {
+	h.minKnown = false
 	if i > 0 {
 		h.cost[i-1] = pairCost(h.bins[i-1], h.bins[i], h.rule)
 	}
@@ -321,6 +444,7 @@ func (h *Histogram) refreshCosts(i int) {
 
 // rebuildCosts recomputes every cached pair cost.
 func (h *Histogram) rebuildCosts() {
+	h.minKnown = false
 	n := max(len(h.bins)-1, 0)
 	if cap(h.cost) < n {
 		h.cost = make([]float64, n, cap(h.bins))
@@ -346,38 +470,46 @@ func (h *Histogram) mergeCheapest() {
 }
 
 // argminFirst returns the index of the first smallest element of c
-// (non-empty, no NaN). It finds the minimum with four independent running
-// minima — a single chain of compare-and-branch is about twice as slow at
-// 80 elements — then returns its first position.
+// (non-empty, no NaN). It runs four independent lanes (element i in lane
+// i mod 4), each keeping its smallest value and where that first occurred
+// — a single chain of compare-and-branch is about twice as slow at 80
+// elements — and returns the first position among the lanes holding the
+// overall minimum.
 func argminFirst(c []float64) int {
 	m0, m1, m2, m3 := c[0], c[0], c[0], c[0]
+	i0, i1, i2, i3 := 0, 0, 0, 0
 	i := 0
 	for ; i+4 <= len(c); i += 4 {
 		if c[i] < m0 {
-			m0 = c[i]
+			m0, i0 = c[i], i
 		}
 		if c[i+1] < m1 {
-			m1 = c[i+1]
+			m1, i1 = c[i+1], i+1
 		}
 		if c[i+2] < m2 {
-			m2 = c[i+2]
+			m2, i2 = c[i+2], i+2
 		}
 		if c[i+3] < m3 {
-			m3 = c[i+3]
+			m3, i3 = c[i+3], i+3
 		}
 	}
-	for ; i < len(c); i++ {
+	for ; i < len(c); i++ { // the tail comes after every lane's elements
 		if c[i] < m0 {
-			m0 = c[i]
+			m0, i0 = c[i], i
 		}
 	}
-	m := min(min(m0, m1), min(m2, m3))
-	for j, v := range c {
-		if v == m {
-			return j
+	// Lanes start at c[0] with position 0, so a lane whose own elements
+	// never beat c[0] reports position 0, where that value first occurs.
+	m, at := m0, i0
+	for _, l := range [...]struct {
+		m float64
+		i int
+	}{{m1, i1}, {m2, i2}, {m3, i3}} {
+		if l.m < m || (l.m == m && l.i < at) {
+			m, at = l.m, l.i
 		}
 	}
-	return 0
+	return at
 }
 
 // mergeCheapestOnce is mergeCheapest without a cache, for Merge's union:

@@ -38,6 +38,9 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 			t.Fatalf("cached cost %d = %v, want %v", i, c, want)
 		}
 	}
+	if h.minKnown && h.minAt != argminFirst(h.cost) {
+		t.Fatalf("cached cheapest pair %d, scan says %d", h.minAt, argminFirst(h.cost))
+	}
 	if math.Abs(sum-h.Count()) > countTolerance*h.Count() {
 		t.Fatalf("bins sum to %v, count %v", sum, h.Count())
 	}

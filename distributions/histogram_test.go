@@ -430,26 +430,66 @@ func referenceUpdate(bins []Bin, v, w float64, maxBins int, rule MergeRule) []Bi
 	return bins
 }
 
-// TestHistogramMatchesReference checks the optimised Update against the
-// naive reference bin for bin, for both merge rules.
+// TestHistogramMatchesReference checks the optimised Update (including its
+// one-pass insert-and-merge when the histogram is full) against the naive
+// reference bin for bin and bit for bit, for both merge rules, for budgets
+// from 2 bins to the default, with repeated values (whole seconds), weighted
+// updates (some heavy enough that the merge lands away from the new value),
+// and values so large that pair costs overflow to +Inf (ties among infinite
+// costs go to the leftmost pair too).
 func TestHistogramMatchesReference(t *testing.T) {
-	for _, rule := range []MergeRule{WeightedGap, PaperGap} {
-		t.Run(rule.String(), func(t *testing.T) {
-			h, err := NewHistogramRule(20, rule)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ref []Bin
-			r := newRand(21)
-			for i := range 5000 {
-				v := math.Round(bimodal{}.Rand(r)) // whole seconds: some repeats
-				ref = referenceUpdate(ref, v, 1, 20, rule)
-				_ = h.Update(v)
-				if got := h.Bins(); !slices.Equal(got, ref) {
-					t.Fatalf("after %d updates:\n got %v\nwant %v", i+1, got, ref)
+	wholeSeconds := func(r *rand.Rand) (float64, float64) { return math.Round(bimodal{}.Rand(r)), 1 }
+	weighted := func(r *rand.Rand) (float64, float64) {
+		return LogNormal{Mu: 7, Sigma: 1.2}.Rand(r), float64(1 + r.IntN(5))
+	}
+	huge := func(r *rand.Rand) (float64, float64) {
+		if r.IntN(3) == 0 {
+			return math.Ldexp(1+r.Float64(), 900+r.IntN(100)), 1e6
+		}
+		return r.Float64() * 100, 1
+	}
+	// Weights far apart: the new value's pairs are sometimes dearer than
+	// old ones, so the merge lands away from it.
+	heavy := func(r *rand.Rand) (float64, float64) { return r.Float64() * 100, math.Exp(r.Float64() * 10) }
+	for _, tc := range []struct {
+		name    string
+		maxBins int
+		next    func(*rand.Rand) (v, w float64)
+	}{
+		{"2 bins, whole seconds", 2, wholeSeconds},
+		{"3 bins, whole seconds", 3, wholeSeconds},
+		{"20 bins, whole seconds", 20, wholeSeconds},
+		{"80 bins, whole seconds", DefaultMaxBins, wholeSeconds},
+		{"20 bins, weighted", 20, weighted},
+		{"80 bins, weighted", DefaultMaxBins, weighted},
+		{"8 bins, infinite costs", 8, huge},
+		{"4 bins, heavy weights", 4, heavy},
+		{"80 bins, heavy weights", DefaultMaxBins, heavy},
+	} {
+		for _, rule := range []MergeRule{WeightedGap, PaperGap} {
+			t.Run(tc.name+"/"+rule.String(), func(t *testing.T) {
+				h, err := NewHistogramRule(tc.maxBins, rule)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-		})
+				var ref []Bin
+				r := newRand(21)
+				for i := range 5000 {
+					v, w := tc.next(r)
+					ref = referenceUpdate(ref, v, w, tc.maxBins, rule)
+					if err := h.UpdateWeighted(v, w); err != nil {
+						t.Fatal(err)
+					}
+					if got := h.Bins(); !slices.Equal(got, ref) {
+						t.Fatalf("after %d updates:\n got %v\nwant %v", i+1, got, ref)
+					}
+					if h.minKnown && h.minAt != argminFirst(h.cost) {
+						t.Fatalf("after %d updates: cached cheapest pair %d, scan says %d", i+1, h.minAt, argminFirst(h.cost))
+					}
+				}
+				checkHistogramInvariants(t, h)
+			})
+		}
 	}
 }
 
@@ -499,4 +539,30 @@ func TestHistogramConcurrentReaders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestArgminFirst checks the four-lane scan against a plain loop on short
+// and long slices full of ties.
+func TestArgminFirst(t *testing.T) {
+	r := newRand(5)
+	for n := 1; n <= 100; n++ {
+		for range 50 {
+			c := make([]float64, n)
+			for i := range c {
+				c[i] = float64(r.IntN(4)) // few distinct values: many ties
+				if r.IntN(20) == 0 {
+					c[i] = math.Inf(1)
+				}
+			}
+			want := 0
+			for i, v := range c {
+				if v < c[want] {
+					want = i
+				}
+			}
+			if got := argminFirst(c); got != want {
+				t.Fatalf("argminFirst(%v) = %d, want %d", c, got, want)
+			}
+		}
+	}
 }
