@@ -256,7 +256,8 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 	return known, nil
 }
 
-// WriteSolverBenchTable prints rows as an aligned text table.
+// WriteSolverBenchTable prints rows as an aligned text table, then their
+// summary per solver and instance size (SummariseSolverBench).
 func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	// The search seed column only when a run has more than the built-in one.
@@ -273,6 +274,107 @@ func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.0f\t\n", r.Status,
 			num(r.Objective, 2), num(r.Bound, 2), num(r.GapPct, 2), num(r.BestPct, 2), r.WallMS)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return writeSolverBenchSummary(w, rows)
+}
+
+// BenchGoalPct is the quality goal a solve is counted against in the
+// summary: this share of the best objective known for its instance (the
+// portfolio's goal at a 1 s limit, BENCHMARKS.md).
+const BenchGoalPct = 99
+
+// SolverBenchSummary sums up the solves of one solver at one instance size.
+type SolverBenchSummary struct {
+	Solver    string
+	Jobs      int
+	Instances int // distinct instance seeds
+	Solves    int
+	// Answered counts the solves with an answer; the shares below are
+	// over them (NaN when there is none).
+	Answered     int
+	MeanBestPct  float64
+	WorstBestPct float64
+	AtGoal       int     // solves at ≥ BenchGoalPct of the best known
+	MedianWallMS float64 // over every solve
+	MaxWallMS    float64
+}
+
+// SummariseSolverBench groups rows by solver and instance size, in the
+// order they first appear.
+func SummariseSolverBench(rows []SolverBenchRow) []SolverBenchSummary {
+	type key struct {
+		solver string
+		jobs   int
+	}
+	var order []key
+	groups := map[key][]SolverBenchRow{}
+	for _, r := range rows {
+		k := key{r.Solver, r.Jobs}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := make([]SolverBenchSummary, 0, len(order))
+	for _, k := range order {
+		g := groups[k]
+		sum := SolverBenchSummary{Solver: k.solver, Jobs: k.jobs, Solves: len(g),
+			MeanBestPct: math.NaN(), WorstBestPct: math.NaN()}
+		seeds := map[uint64]bool{}
+		walls := make([]float64, 0, len(g))
+		total := 0.0
+		for _, r := range g {
+			seeds[r.Seed] = true
+			walls = append(walls, r.WallMS)
+			if math.IsNaN(r.BestPct) {
+				continue
+			}
+			sum.Answered++
+			total += r.BestPct
+			if sum.Answered == 1 || r.BestPct < sum.WorstBestPct {
+				sum.WorstBestPct = r.BestPct
+			}
+			if r.BestPct >= BenchGoalPct {
+				sum.AtGoal++
+			}
+		}
+		if sum.Answered > 0 {
+			sum.MeanBestPct = total / float64(sum.Answered)
+		}
+		slices.Sort(walls)
+		sum.MaxWallMS = walls[len(walls)-1]
+		sum.MedianWallMS = median(walls)
+		sum.Instances = len(seeds)
+		out = append(out, sum)
+	}
+	return out
+}
+
+// median of sorted, non-empty xs.
+func median(xs []float64) float64 {
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// writeSolverBenchSummary prints the summary of rows as a second table.
+func writeSolverBenchSummary(w io.Writer, rows []SolverBenchRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "solver\tjobs\tinstances\tsolves\tanswered\tmean %% of best\tworst\t≥ %d%% of best\twall ms, median\tmax\t\n", BenchGoalPct)
+	for _, sm := range SummariseSolverBench(rows) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%.0f\t%.0f\t\n", sm.Solver, sm.Jobs, sm.Instances,
+			sm.Solves, sm.Answered, num(sm.MeanBestPct, 2), num(sm.WorstBestPct, 2), sm.AtGoal, sm.MedianWallMS, sm.MaxWallMS)
 	}
 	return tw.Flush()
 }

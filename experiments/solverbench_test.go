@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,5 +48,58 @@ func TestReadBestKnownRoundTrip(t *testing.T) {
 	got, err := ReadBestKnown(&buf)
 	if err != nil || got[BenchInstance{100, 4}] != 10 {
 		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestSummariseSolverBench(t *testing.T) {
+	nan := math.NaN()
+	rows := []SolverBenchRow{
+		{Solver: "portfolio", Jobs: 100, Seed: 1, BestPct: 99.5, WallMS: 960},
+		{Solver: "cbc", Jobs: 100, Seed: 1, BestPct: nan, WallMS: 1010},
+		{Solver: "portfolio", Jobs: 100, Seed: 2, BestPct: 98.5, WallMS: 980},
+		{Solver: "portfolio", Jobs: 100, Seed: 2, SearchSeed: 7, BestPct: 99, WallMS: 970},
+		{Solver: "cbc", Jobs: 100, Seed: 2, BestPct: nan, WallMS: 1000},
+		{Solver: "portfolio", Jobs: 300, Seed: 1, BestPct: 100, WallMS: 950},
+	}
+	got := SummariseSolverBench(rows)
+	want := []SolverBenchSummary{
+		{Solver: "portfolio", Jobs: 100, Instances: 2, Solves: 3, Answered: 3, MeanBestPct: 99,
+			WorstBestPct: 98.5, AtGoal: 2, MedianWallMS: 970, MaxWallMS: 980},
+		{Solver: "cbc", Jobs: 100, Instances: 2, Solves: 2, Answered: 0, MeanBestPct: nan,
+			WorstBestPct: nan, AtGoal: 0, MedianWallMS: 1005, MaxWallMS: 1010},
+		{Solver: "portfolio", Jobs: 300, Instances: 1, Solves: 1, Answered: 1, MeanBestPct: 100,
+			WorstBestPct: 100, AtGoal: 1, MedianWallMS: 950, MaxWallMS: 950},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d summaries, want %d: %+v", len(got), len(want), got)
+	}
+	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+	for i, w := range want {
+		g := got[i]
+		if g.Solver != w.Solver || g.Jobs != w.Jobs || g.Instances != w.Instances || g.Solves != w.Solves ||
+			g.Answered != w.Answered || g.AtGoal != w.AtGoal || !same(g.MeanBestPct, w.MeanBestPct) ||
+			!same(g.WorstBestPct, w.WorstBestPct) || g.MedianWallMS != w.MedianWallMS || g.MaxWallMS != w.MaxWallMS {
+			t.Errorf("summary %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+}
+
+// TestSolverBenchTableSummary: the table ends with the summary block, and
+// an empty run prints the header alone.
+func TestSolverBenchTableSummary(t *testing.T) {
+	var buf bytes.Buffer
+	rows := []SolverBenchRow{{Solver: "portfolio", Jobs: 100, Seed: 1, Status: "feasible", Objective: 99,
+		Bound: 110, GapPct: 10, BestPct: 99, BestKnown: 100, WallMS: 960}}
+	if err := WriteSolverBenchTable(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(strings.TrimSpace(buf.String()), "\n\n")
+	if len(blocks) != 2 || !strings.Contains(blocks[1], "≥ 99% of best") ||
+		!strings.Contains(strings.Split(blocks[1], "\n")[1], "99.00") {
+		t.Errorf("table:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := WriteSolverBenchTable(&buf, nil); err != nil || strings.Count(buf.String(), "\n") != 1 {
+		t.Errorf("empty table: %q, %v", buf.String(), err)
 	}
 }
