@@ -380,7 +380,7 @@ func (h *Histogram) insertMerging(lo int, b Bin) {
 		copy(bins[q+1:lo-1], bins[q+2:lo])
 		bins[lo-1] = b
 		copy(cost[q:lo-2], cost[q+1:lo-1])
-		cost[lo-2] = cL
+		cost[lo-2] = cL // when q = lo−2, refreshCosts(q) recomputes it
 		if lo < n {
 			cost[lo-1] = cR
 		}
@@ -394,7 +394,7 @@ func (h *Histogram) insertMerging(lo int, b Bin) {
 		if lo >= 1 {
 			cost[lo-1] = cL
 		}
-		cost[lo] = cR
+		cost[lo] = cR // when q = lo, refreshCosts(q+1) recomputes it
 		h.refreshCosts(q + 1)
 	}
 }

@@ -3,6 +3,7 @@ package distributions
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -412,6 +413,28 @@ func referenceUpdate(bins []Bin, v, w float64, maxBins int, rule MergeRule) []Bi
 	}
 	bins = append(bins, Bin{Centroid: v, Count: w})
 	slices.SortFunc(bins, func(a, b Bin) int { return cmp.Compare(a.Centroid, b.Centroid) })
+	return referenceShrink(bins, maxBins, rule)
+}
+
+// referenceMerge is a naive Algorithm 2: the union of two bin lists (equal
+// centroids add their counts), then the cheapest pairs merged down to
+// maxBins.
+func referenceMerge(a, b []Bin, maxBins int, rule MergeRule) []Bin {
+	u := slices.Clone(a)
+	for _, x := range b {
+		if i := slices.IndexFunc(u, func(y Bin) bool { return y.Centroid == x.Centroid }); i >= 0 {
+			u[i].Count += x.Count
+		} else {
+			u = append(u, x)
+		}
+	}
+	slices.SortFunc(u, func(a, b Bin) int { return cmp.Compare(a.Centroid, b.Centroid) })
+	return referenceShrink(u, maxBins, rule)
+}
+
+// referenceShrink merges the cheapest adjacent pair of sorted bins (leftmost
+// on ties) until at most maxBins are left.
+func referenceShrink(bins []Bin, maxBins int, rule MergeRule) []Bin {
 	for len(bins) > maxBins {
 		q, best := -1, math.Inf(1)
 		for i := 0; i+1 < len(bins); i++ {
@@ -480,16 +503,86 @@ func TestHistogramMatchesReference(t *testing.T) {
 					if err := h.UpdateWeighted(v, w); err != nil {
 						t.Fatal(err)
 					}
-					if got := h.Bins(); !slices.Equal(got, ref) {
-						t.Fatalf("after %d updates:\n got %v\nwant %v", i+1, got, ref)
-					}
-					if h.minKnown && h.minAt != argminFirst(h.cost) {
-						t.Fatalf("after %d updates: cached cheapest pair %d, scan says %d", i+1, h.minAt, argminFirst(h.cost))
-					}
+					checkAgainstReference(t, h, ref, fmt.Sprintf("after %d updates", i+1))
 				}
 				checkHistogramInvariants(t, h)
 			})
 		}
+	}
+}
+
+// checkAgainstReference fails unless h's bins are ref's bit for bit and
+// its cached cheapest pair, when it has one, is the one a scan finds.
+func checkAgainstReference(t *testing.T, h *Histogram, ref []Bin, when string) {
+	t.Helper()
+	got := h.Bins()
+	same := len(got) == len(ref)
+	for i := 0; same && i < len(got); i++ {
+		same = math.Float64bits(got[i].Centroid) == math.Float64bits(ref[i].Centroid) &&
+			math.Float64bits(got[i].Count) == math.Float64bits(ref[i].Count)
+	}
+	if !same {
+		t.Fatalf("%s:\n got %v\nwant %v", when, got, ref)
+	}
+	if h.minKnown && h.minAt != argminFirst(h.cost) {
+		t.Fatalf("%s: cached cheapest pair %d, scan says %d", when, h.minAt, argminFirst(h.cost))
+	}
+}
+
+// TestHistogramCacheAcrossRebuilds interleaves updates with the other ways
+// a histogram's bins change — a clone, a decode into a histogram that held
+// other data, a merge — and checks every update after them against the
+// reference: a cached cheapest pair that outlived its bins would merge the
+// wrong pair.
+func TestHistogramCacheAcrossRebuilds(t *testing.T) {
+	const budget = 8
+	for _, rule := range []MergeRule{WeightedGap, PaperGap} {
+		t.Run(rule.String(), func(t *testing.T) {
+			r := newRand(31)
+			next := func() (float64, float64) { return math.Round(r.Float64() * 200), float64(1 + r.IntN(3)) }
+			filled := func(n int) *Histogram {
+				g, err := NewHistogramRule(budget, rule)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range n {
+					v, w := next()
+					_ = g.UpdateWeighted(v, w)
+				}
+				return g
+			}
+			h, other := filled(0), filled(300)
+			var ref []Bin
+			for step := range 3000 {
+				switch step % 100 {
+				case 25:
+					h = h.Clone()
+				case 50:
+					data, err := h.MarshalBinary()
+					if err != nil {
+						t.Fatal(err)
+					}
+					g := other.Clone()
+					if err := g.UnmarshalBinary(data); err != nil {
+						t.Fatal(err)
+					}
+					h = g
+				case 75:
+					o := filled(20)
+					if err := h.Merge(o); err != nil {
+						t.Fatal(err)
+					}
+					ref = referenceMerge(ref, o.Bins(), budget, rule)
+					checkAgainstReference(t, h, ref, fmt.Sprintf("after the merge at step %d", step))
+				}
+				v, w := next()
+				if err := h.UpdateWeighted(v, w); err != nil {
+					t.Fatal(err)
+				}
+				ref = referenceUpdate(ref, v, w, budget, rule)
+				checkAgainstReference(t, h, ref, fmt.Sprintf("after step %d", step))
+			}
+		})
 	}
 }
 

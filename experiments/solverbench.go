@@ -298,12 +298,14 @@ type SolverBenchSummary struct {
 	Jobs      int
 	Instances int // distinct instance seeds
 	Solves    int
-	// Answered counts the solves with an answer; the shares below are
-	// over them (NaN when there is none).
+	// Answered counts the solves with an answer. The shares are over
+	// those whose share of the best known is defined (NaN when none is).
 	Answered     int
 	MeanBestPct  float64
 	WorstBestPct float64
-	AtGoal       int     // solves at ≥ BenchGoalPct of the best known
+	// AtGoal counts the solves at ≥ BenchGoalPct of the best known; a
+	// solve without an answer misses the goal.
+	AtGoal       int
 	MedianWallMS float64 // over every solve
 	MaxWallMS    float64
 }
@@ -332,23 +334,27 @@ func SummariseSolverBench(rows []SolverBenchRow) []SolverBenchSummary {
 		seeds := map[uint64]bool{}
 		walls := make([]float64, 0, len(g))
 		total := 0.0
+		shares := 0
 		for _, r := range g {
 			seeds[r.Seed] = true
 			walls = append(walls, r.WallMS)
+			if !math.IsNaN(r.Objective) {
+				sum.Answered++
+			}
 			if math.IsNaN(r.BestPct) {
 				continue
 			}
-			sum.Answered++
+			shares++
 			total += r.BestPct
-			if sum.Answered == 1 || r.BestPct < sum.WorstBestPct {
+			if shares == 1 || r.BestPct < sum.WorstBestPct {
 				sum.WorstBestPct = r.BestPct
 			}
 			if r.BestPct >= BenchGoalPct {
 				sum.AtGoal++
 			}
 		}
-		if sum.Answered > 0 {
-			sum.MeanBestPct = total / float64(sum.Answered)
+		if shares > 0 {
+			sum.MeanBestPct = total / float64(shares)
 		}
 		slices.Sort(walls)
 		sum.MaxWallMS = walls[len(walls)-1]
@@ -373,8 +379,9 @@ func writeSolverBenchSummary(w io.Writer, rows []SolverBenchRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "solver\tjobs\tinstances\tsolves\tanswered\tmean %% of best\tworst\t≥ %d%% of best\twall ms, median\tmax\t\n", BenchGoalPct)
 	for _, sm := range SummariseSolverBench(rows) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%.0f\t%.0f\t\n", sm.Solver, sm.Jobs, sm.Instances,
-			sm.Solves, sm.Answered, num(sm.MeanBestPct, 2), num(sm.WorstBestPct, 2), sm.AtGoal, sm.MedianWallMS, sm.MaxWallMS)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d of %d\t%.0f\t%.0f\t\n", sm.Solver, sm.Jobs, sm.Instances,
+			sm.Solves, sm.Answered, num(sm.MeanBestPct, 2), num(sm.WorstBestPct, 2), sm.AtGoal, sm.Solves,
+			sm.MedianWallMS, sm.MaxWallMS)
 	}
 	return tw.Flush()
 }

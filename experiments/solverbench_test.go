@@ -54,12 +54,14 @@ func TestReadBestKnownRoundTrip(t *testing.T) {
 func TestSummariseSolverBench(t *testing.T) {
 	nan := math.NaN()
 	rows := []SolverBenchRow{
-		{Solver: "portfolio", Jobs: 100, Seed: 1, BestPct: 99.5, WallMS: 960},
-		{Solver: "cbc", Jobs: 100, Seed: 1, BestPct: nan, WallMS: 1010},
-		{Solver: "portfolio", Jobs: 100, Seed: 2, BestPct: 98.5, WallMS: 980},
-		{Solver: "portfolio", Jobs: 100, Seed: 2, SearchSeed: 7, BestPct: 99, WallMS: 970},
-		{Solver: "cbc", Jobs: 100, Seed: 2, BestPct: nan, WallMS: 1000},
-		{Solver: "portfolio", Jobs: 300, Seed: 1, BestPct: 100, WallMS: 950},
+		{Solver: "portfolio", Jobs: 100, Seed: 1, Objective: 995, BestPct: 99.5, WallMS: 960},
+		{Solver: "cbc", Jobs: 100, Seed: 1, Objective: nan, BestPct: nan, WallMS: 1010},
+		{Solver: "portfolio", Jobs: 100, Seed: 2, Objective: 985, BestPct: 98.5, WallMS: 980},
+		{Solver: "portfolio", Jobs: 100, Seed: 2, SearchSeed: 7, Objective: 990, BestPct: 99, WallMS: 970},
+		{Solver: "cbc", Jobs: 100, Seed: 2, Objective: nan, BestPct: nan, WallMS: 1000},
+		{Solver: "portfolio", Jobs: 300, Seed: 1, Objective: 1000, BestPct: 100, WallMS: 950},
+		// An answer with no share: the best known is not positive.
+		{Solver: "greedy", Jobs: 300, Seed: 1, Objective: 0, BestPct: nan, WallMS: 940},
 	}
 	got := SummariseSolverBench(rows)
 	want := []SolverBenchSummary{
@@ -69,6 +71,8 @@ func TestSummariseSolverBench(t *testing.T) {
 			WorstBestPct: nan, AtGoal: 0, MedianWallMS: 1005, MaxWallMS: 1010},
 		{Solver: "portfolio", Jobs: 300, Instances: 1, Solves: 1, Answered: 1, MeanBestPct: 100,
 			WorstBestPct: 100, AtGoal: 1, MedianWallMS: 950, MaxWallMS: 950},
+		{Solver: "greedy", Jobs: 300, Instances: 1, Solves: 1, Answered: 1, MeanBestPct: nan,
+			WorstBestPct: nan, AtGoal: 0, MedianWallMS: 940, MaxWallMS: 940},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d summaries, want %d: %+v", len(got), len(want), got)
@@ -95,7 +99,7 @@ func TestSolverBenchTableSummary(t *testing.T) {
 	}
 	blocks := strings.Split(strings.TrimSpace(buf.String()), "\n\n")
 	if len(blocks) != 2 || !strings.Contains(blocks[1], "≥ 99% of best") ||
-		!strings.Contains(strings.Split(blocks[1], "\n")[1], "99.00") {
+		!strings.Contains(strings.Split(blocks[1], "\n")[1], "99.00") || !strings.Contains(blocks[1], "1 of 1") {
 		t.Errorf("table:\n%s", buf.String())
 	}
 	buf.Reset()
