@@ -97,10 +97,9 @@ type Bin struct {
 // a binary search and, in most updates (the new value merged into a
 // neighbour), a few pair costs; when an older pair is merged, a short copy
 // and, on the next update, a scan for the cheapest pair: O(MaxBins) at
-// worst. CDF
-// and Survival are a binary search plus a sum of bin counts, Quantile a
-// running sum; none allocates. Take a Snapshot for O(log B) queries on a
-// frozen copy.
+// worst. CDF and Survival are a binary search plus a sum of bin counts,
+// Quantile a running sum; none allocates. Take a Snapshot for O(log B)
+// queries on a frozen copy.
 //
 // The zero value is an empty histogram with DefaultMaxBins bins.
 type Histogram struct {
