@@ -30,17 +30,7 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 		}
 		sum += b.Count
 	}
-	if len(h.cost) != h.Len()-1 {
-		t.Fatalf("%d cached costs for %d bins", len(h.cost), h.Len())
-	}
-	for i, c := range h.cost {
-		if want := pairCost(h.bins[i], h.bins[i+1], h.rule); math.Float64bits(c) != math.Float64bits(want) {
-			t.Fatalf("cached cost %d = %v, want %v", i, c, want)
-		}
-	}
-	if h.minKnown && h.minAt != argminFirst(h.cost) {
-		t.Fatalf("cached cheapest pair %d, scan says %d", h.minAt, argminFirst(h.cost))
-	}
+	checkCostCache(t, h)
 	if math.Abs(sum-h.Count()) > countTolerance*h.Count() {
 		t.Fatalf("bins sum to %v, count %v", sum, h.Count())
 	}
@@ -67,6 +57,23 @@ func checkHistogramInvariants(t *testing.T, h *Histogram) {
 	}
 }
 
+// checkCostCache checks the cached pair costs and, when known, the cached
+// cheapest pair against a fresh computation.
+func checkCostCache(t *testing.T, h *Histogram) {
+	t.Helper()
+	if h.Len() > 0 && len(h.cost) != h.Len()-1 {
+		t.Fatalf("%d cached costs for %d bins", len(h.cost), h.Len())
+	}
+	for i, c := range h.cost {
+		if want := pairCost(h.bins[i], h.bins[i+1], h.rule); math.Float64bits(c) != math.Float64bits(want) {
+			t.Fatalf("cached cost %d = %v, want %v", i, c, want)
+		}
+	}
+	if h.minKnown && h.minAt != argminFirst(h.cost) {
+		t.Fatalf("cached cheapest pair %d, scan says %d", h.minAt, argminFirst(h.cost))
+	}
+}
+
 // maxFuzzOps bounds the ops run per fuzz input.
 const maxFuzzOps = 2000
 
@@ -74,7 +81,8 @@ const maxFuzzOps = 2000
 // of 9-byte ops (op, float64 bits) — updates with arbitrary bit patterns
 // (NaN, ±Inf, negatives, subnormals are rejected or accepted by the rule),
 // weighted updates and merges — and checks counts are conserved (exactly
-// with whole weights) and the invariants hold at the end.
+// with whole weights), the cached pair costs after every op, and the
+// invariants at the end.
 func FuzzHistogramUpdateMerge(f *testing.F) {
 	le := binary.LittleEndian
 	op := func(code byte, v float64) []byte {
@@ -145,6 +153,8 @@ func FuzzHistogramUpdateMerge(f *testing.F) {
 				}
 				wantB += wantA
 			}
+			checkCostCache(t, a)
+			checkCostCache(t, b)
 		}
 		tol := 0.0
 		if frac {
