@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,7 +13,28 @@ import (
 // (or an interrupted run) never leaves a half-written file where a good
 // one was. The file gets mode 0644, not CreateTemp's 0600, so shared
 // results and workload files stay readable to others.
+//
+// A symbolic link at path is followed: the file it points to is replaced,
+// and the link stays. A path that names something other than a regular
+// file — a device such as /dev/stdout, a named pipe — is written to
+// directly, since renaming over it would replace it; a directory is an
+// error.
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return fmt.Errorf("%s: is a directory", path)
+		case !fi.Mode().IsRegular():
+			return writeDirect(path, write)
+		}
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("%s: a symbolic link to a missing file: %w", path, err)
+		}
+		path = target
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -22,12 +44,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		tmp.Close()
 		return err
 	}
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeBuffered(tmp, write); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -35,6 +52,40 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writeDirect writes to the existing non-regular file path (a device or
+// a pipe) in place.
+func writeDirect(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if err := writeBuffered(f, write); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeBuffered runs write on a buffered writer over f and flushes it.
+func writeBuffered(f *os.File, write func(io.Writer) error) error {
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// SameFile reports whether paths a and b name the same existing file
+// (after links); false when either does not exist.
+func SameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // writeFileAtomic is WriteFileAtomic of bytes.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/plannerhq/planner/experiments"
@@ -35,7 +37,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	var wf workloadFlags
 	var out string
 	wf.register(fs, "generator seed")
-	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default: standard output)")
+	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
 		fs.PrintDefaults()
@@ -50,6 +52,9 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("--workload: want a generator (%s), got %q", strings.Join(workloads.Generators(), ", "), wf.workload)}
 	}
 	if err := wf.validate(); err != nil {
+		return usageError{err}
+	}
+	if err := checkOut(out); err != nil {
 		return usageError{err}
 	}
 	w, _, err := wf.open()
@@ -149,14 +154,58 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeWorkload writes w to the file out (atomically: a failed write leaves
-// an existing file alone) or, when out is empty, to stdout.
+// an existing file alone) or, when out is empty or "-", to stdout.
 func writeWorkload(w *workloads.Workload, out string, stdout io.Writer) error {
-	if out == "" {
+	if out == "" || out == "-" {
 		bw := bufio.NewWriter(stdout)
 		if err := workloads.Write(bw, w); err != nil {
 			return err
 		}
 		return bw.Flush()
 	}
-	return experiments.WriteFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) })
+	if err := experiments.WriteFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) }); err != nil {
+		return fmt.Errorf("--out %s: %w", out, err)
+	}
+	return nil
+}
+
+// checkOut checks, before any work, that the workload file out (empty or
+// "-": stdout) can be written: its directory exists, it is not a
+// directory, and it is none of the inputs, nor inside an input directory
+// when it exists already (it would replace a file of the trace).
+func checkOut(out string, inputs ...string) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--out %s: directory %s does not exist", out, filepath.Dir(out))
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return fmt.Errorf("--out %s: is a directory", out)
+	}
+	for _, in := range inputs {
+		if experiments.SameFile(in, out) {
+			return fmt.Errorf("--out %s: is the input %s (it would be overwritten)", out, in)
+		}
+		if fi, err := os.Stat(in); err == nil && fi.IsDir() && insideDir(out, in) {
+			if _, err := os.Stat(out); err == nil {
+				return fmt.Errorf("--out %s: would replace a file in the input directory %s", out, in)
+			}
+		}
+	}
+	return nil
+}
+
+// insideDir reports whether path lies inside directory dir (after links).
+func insideDir(path, dir string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	p, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -18,7 +18,7 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	var format, out string
 	var skipBad, quiet bool
 	fs.StringVar(&format, "format", "", "trace format: "+strings.Join(traces.Formats, ", ")+" (required)")
-	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default: standard output)")
+	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Float64Var(&o.StartHours, "start", o.StartHours, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
 	fs.Float64Var(&o.Hours, "hours", o.Hours, "window length in hours (0: to the end of the trace)")
 	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
@@ -57,6 +57,9 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("workload import: %w", err)}
 	}
 	path := fs.Arg(0)
+	if err := checkOut(out, path); err != nil {
+		return usageError{err}
+	}
 	popts := traces.ParseOptions{SkipBad: skipBad}
 	if !quiet {
 		popts.Progress = func(file string, lines int) {

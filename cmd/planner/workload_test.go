@@ -108,3 +108,42 @@ func TestWorkloadBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkloadOutChecked: --out is checked before any work, names itself in
+// its errors, and never overwrites the input.
+func TestWorkloadOutChecked(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	swf := "; MaxProcs: 64\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+	if err := os.WriteFile(trace, []byte(swf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"the input itself", []string{"workload", "import", "--format", "swf", trace, "-o", trace}, "is the input"},
+		{"a directory", []string{"workload", "generate", "--hours", "0.2", "-o", dir}, "--out " + dir + ": is a directory"},
+		{"a missing directory", []string{"workload", "generate", "--hours", "0.2", "-o", filepath.Join(dir, "no", "w.jsonl")}, "does not exist"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want one line mentioning %q", err, tc.want)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(trace); string(b) != swf {
+		t.Fatalf("the trace changed:\n%s", b)
+	}
+	// "-" is standard output.
+	out, _, err := runCLI(t, "workload", "generate", "--hours", "0.2", "-o", "-")
+	if err != nil || !strings.HasPrefix(out, `{"version"`) {
+		t.Fatalf("-o -: %v, output %.40q", err, out)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`-o - created a file named "-"`)
+	}
+}
