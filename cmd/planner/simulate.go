@@ -162,6 +162,13 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if err != nil {
 		return err
 	}
+	// The results directory is made before the run, so that a bad --out
+	// fails at once rather than after it.
+	if f.out != "" {
+		if err := os.MkdirAll(f.out, 0o755); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
 	if !f.quiet {
 		cfg.Progress = stderr
 	}
@@ -170,21 +177,26 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 		return err
 	}
 	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig()}
+	// Standard output first: a failure writing --out then loses nothing.
+	switch f.format {
+	case "json":
+		err = rep.WriteJSON(stdout)
+	case "csv":
+		err = rep.WriteCSV(stdout)
+	default:
+		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
+			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
+		err = rep.WriteTable(stdout)
+	}
+	if err != nil {
+		return err
+	}
 	if f.out != "" {
 		if err := rep.WriteDir(f.out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	switch f.format {
-	case "json":
-		return rep.WriteJSON(stdout)
-	case "csv":
-		return rep.WriteCSV(stdout)
-	default:
-		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
-			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
-		return rep.WriteTable(stdout)
-	}
+	return nil
 }
 
 // timeout is the reported solve limit: --solver-timeout, or 75% of the

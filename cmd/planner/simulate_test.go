@@ -217,6 +217,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"malformed file", simArgs("--workload", bad), "--workload " + bad, false},
 		{"unknown config key", simArgs("--config", badCfg), `unknown setting "nodez"`, true},
 		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},
+		{"out is a file", simArgs("--out", bad), "--out: mkdir " + bad, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,5 +257,22 @@ func TestSimulateEnvironments(t *testing.T) {
 		if r.Workload != gen || r.Params["hours"] != 0.5 || r.Params["load"] != 1.2 || fmt.Sprint(r.Params["slack"]) != "[50]" {
 			t.Errorf("%s: run %+v", gen, r)
 		}
+	}
+}
+
+// TestSimulateOutCheckedFirst: a --out that cannot be a directory fails
+// before the simulation runs (no progress on stderr).
+func TestSimulateOutCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "afile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(simArgs("--out", file), "--quiet=false")
+	_, stderr, err := runCLI(t, args...)
+	if err == nil || !strings.Contains(err.Error(), "--out") {
+		t.Fatalf("error %v, want one naming --out", err)
+	}
+	if strings.Contains(stderr, "simulate:") {
+		t.Errorf("the simulation ran before --out was checked:\n%s", stderr)
 	}
 }
