@@ -35,13 +35,13 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Slices, "slices", 60, "plan-ahead horizon in slices")
 	fs.StringVar(&seeds, "seeds", "1-5", "instance seeds: a list and ranges, e.g. 1-5 or 1,3,7-9")
 	fs.StringVar(&search, "search-seeds", "", "solve each instance once per search seed (a list and ranges; 0 is the built-in seed): the spread of a timed solve over draws of its search (default: the built-in seed)")
-	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve")
+	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve (at most 1h)")
 	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards)")
 	fs.Int64Var(&cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
-	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s); '% of best' is then against it")
+	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s, at most 1h); '% of best' is then against it")
 	fs.Int64Var(&cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
 	fs.StringSliceVar(&known, "best-known", nil, "JSON outputs of earlier runs (e.g. with --reference) whose best objectives per instance count as known")
 	fs.Usage = func() {
@@ -75,8 +75,11 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if cfg.ReferenceWork < 0 {
 		return usageError{fmt.Errorf("--reference-work: must be ≥ 0, got %d", cfg.ReferenceWork)}
 	}
-	if cfg.Timeout <= 0 {
-		return usageError{fmt.Errorf("--timeout: must be positive, got %s", cfg.Timeout)}
+	if cfg.Timeout <= 0 || cfg.Timeout > maxSolveLimit {
+		return usageError{fmt.Errorf("--timeout: must be in (0, %s], got %s", maxSolveLimit, cfg.Timeout)}
+	}
+	if cfg.Reference < 0 || cfg.Reference > maxSolveLimit {
+		return usageError{fmt.Errorf("--reference: must be in [0, %s], got %s", maxSolveLimit, cfg.Reference)}
 	}
 	for _, j := range cfg.Jobs {
 		if j < 1 {

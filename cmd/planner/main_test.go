@@ -104,6 +104,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
 		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
 		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: seed "x"`},
+		{"huge timeout", []string{"bench", "solver", "--timeout", "2562047h"}, "--timeout: must be in (0, 1h0m0s]"},
+		{"negative reference", []string{"bench", "solver", "--reference", "-1s"}, "--reference: must be in [0, 1h0m0s]"},
 		{"bad format", []string{"bench", "solver", "--format", "xml"}, "--format"},
 		{"zero jobs", []string{"bench", "solver", "--jobs", "0"}, "--jobs"},
 		{"negative timeout", []string{"bench", "solver", "--timeout", "-1s"}, "--timeout"},

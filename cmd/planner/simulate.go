@@ -106,6 +106,12 @@ utilisation per scheduler.
 ` + solverTimeoutHelp + `
 Flags:`
 
+// maxSolveLimit bounds the time limit of one solve (--solver-timeout, and
+// bench solver's --timeout and --reference): longer limits are mistakes —
+// in deterministic mode one would mean a work limit of days — and near
+// the largest duration the deadline arithmetic overflows.
+const maxSolveLimit = time.Hour
+
 // solverTimeoutHelp explains --solver-timeout in both solve modes.
 const solverTimeoutHelp = `
 Solver time limit: with --deterministic=false a solve gets --solver-timeout
@@ -129,7 +135,7 @@ func newSimulateFlags(name string, stderr io.Writer, reg experiments.Registry) (
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", defaultSchedulers(reg), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
-	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
+	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
@@ -283,8 +289,8 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
 	case f.interval < minInterval:
 		return fmt.Errorf("--interval: must be ≥ %s, got %s", minInterval, f.interval)
-	case f.solverTimeout < 0:
-		return fmt.Errorf("--solver-timeout: must be ≥ 0, got %s", f.solverTimeout)
+	case f.solverTimeout < 0 || f.solverTimeout > maxSolveLimit:
+		return fmt.Errorf("--solver-timeout: must be in [0, %s], got %s", maxSolveLimit, f.solverTimeout)
 	case f.horizon < 0:
 		return fmt.Errorf("--horizon: must be ≥ 0, got %s", f.horizon)
 	case f.parallel < 1:

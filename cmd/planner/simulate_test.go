@@ -218,6 +218,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"unknown config key", simArgs("--config", badCfg), `unknown setting "nodez"`, true},
 		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},
 		{"out is a file", simArgs("--out", bad), "--out: mkdir " + bad, false},
+		{"huge solver timeout", simArgs("--solver-timeout", "1000h"), "--solver-timeout: must be in [0, 1h0m0s]", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
