@@ -10,10 +10,21 @@ import (
 // breaking a rule of the format or of the job model.
 var ErrInvalid = errors.New("workloads: invalid workload")
 
-// Bounds that keep a hostile header from overflowing node counts.
+// Bounds that keep a hostile header from overflowing node counts, and
+// absurd magnitudes (a runtime of 1e308 s) from overflowing the sums and
+// squares of statistics and simulations into Inf and NaN.
 const (
 	maxPartitions     = 1 << 16
 	maxPartitionNodes = 1 << 24
+	// MaxSeconds bounds every time and duration of a workload (about 31.7
+	// years): runtimes, requests, task durations, window_s, how long
+	// before the window a history job came, and a deadline's distance
+	// from its submit.
+	MaxSeconds = 1e9
+	// MaxValue bounds a job's value.
+	MaxValue = 1e12
+	// MaxSlowdown bounds the cluster's slowdown factor.
+	MaxSlowdown = 1e3
 )
 
 // LineError is a problem on one line of a workload file (line 1 is the
@@ -52,13 +63,15 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // would produce (header = line 1, then history, then window jobs). Rules:
 //
 //   - header: version = FormatVersion; ≥ 1 partition, each of 1…2²⁴ nodes;
-//     slowdown finite and ≥ 1; window_s finite and > 0;
+//     slowdown in [1, MaxSlowdown]; window_s in (0, MaxSeconds];
 //   - every job: id ≥ 0 and unique over history and window; class slo or
-//     be; 1 ≤ nodes ≤ cluster nodes; runtime finite and > 0; value finite
-//     and ≥ 0; preferred partitions strictly ascending and in range;
-//     submit_hour 0–23, submit_day 0–6; task durations finite and ≥ 0;
-//     SLO jobs: deadline finite and > submit; BE jobs: deadline 0;
-//   - history jobs: submit finite and < 0; window jobs: 0 ≤ submit < window_s;
+//     be; 1 ≤ nodes ≤ cluster nodes; runtime in (0, MaxSeconds]; requested
+//     in [0, MaxSeconds]; value in [0, MaxValue]; preferred partitions
+//     strictly ascending and in range; submit_hour 0–23, submit_day 0–6;
+//     task durations in [0, MaxSeconds]; SLO jobs: submit < deadline ≤
+//     submit + MaxSeconds; BE jobs: deadline 0;
+//   - history jobs: −MaxSeconds ≤ submit < 0; window jobs: 0 ≤ submit <
+//     window_s;
 //   - each section sorted by submit (non-decreasing).
 //
 // The header's job counts are not checked here (Write sets them).
@@ -99,11 +112,11 @@ func validateHeader(h *Header) error {
 			return invalidf("cluster partition %d must have 1…%d nodes, got %d", r, maxPartitionNodes, n)
 		}
 	}
-	if s := h.Cluster.Slowdown; !Finite(s) || s < 1 {
-		return invalidf("cluster slowdown must be finite and ≥ 1, got %v", s)
+	if s := h.Cluster.Slowdown; !Finite(s) || s < 1 || s > MaxSlowdown {
+		return invalidf("cluster slowdown must be in [1, %g], got %v", float64(MaxSlowdown), s)
 	}
-	if !Finite(h.WindowS) || h.WindowS <= 0 {
-		return invalidf("window_s must be finite and > 0, got %v", h.WindowS)
+	if !Finite(h.WindowS) || h.WindowS <= 0 || h.WindowS > MaxSeconds {
+		return invalidf("window_s must be in (0, %g], got %v", float64(MaxSeconds), h.WindowS)
 	}
 	if h.Jobs < 0 || h.HistoryJobs < 0 {
 		return invalidf("job counts must be ≥ 0, got jobs %d, history_jobs %d", h.Jobs, h.HistoryJobs)
@@ -143,8 +156,8 @@ func (v *validator) check(j *Job, history bool) error {
 	if err := checkJob(j, v.nodes, v.parts); err != nil {
 		return invalidf("job %d: %v", j.ID, err)
 	}
-	if !Finite(j.Submit) {
-		return invalidf("job %d: submit_s must be finite, got %v", j.ID, j.Submit)
+	if !Finite(j.Submit) || j.Submit < -MaxSeconds {
+		return invalidf("job %d: submit_s must be finite and ≥ %g, got %v", j.ID, float64(-MaxSeconds), j.Submit)
 	}
 	if history {
 		if j.Submit >= 0 {
@@ -163,8 +176,8 @@ func (v *validator) check(j *Job, history bool) error {
 		}
 		v.lastWindow = j.Submit
 	}
-	if j.Class == SLO && !(j.Deadline > j.Submit && Finite(j.Deadline)) {
-		return invalidf("job %d: SLO deadline must be finite and > submit %v, got %v", j.ID, j.Submit, j.Deadline)
+	if j.Class == SLO && !(j.Deadline > j.Submit && j.Deadline-j.Submit <= MaxSeconds) {
+		return invalidf("job %d: SLO deadline must be in (submit, submit + %g] with submit %v, got %v", j.ID, float64(MaxSeconds), j.Submit, j.Deadline)
 	}
 	v.ids[j.ID] = struct{}{}
 	return nil
@@ -179,12 +192,12 @@ func checkJob(j *Job, nodes, parts int) error {
 		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
 	case j.Nodes > nodes:
 		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
-	case !Finite(j.Runtime) || j.Runtime <= 0:
-		return fmt.Errorf("runtime_s must be finite and > 0, got %v", j.Runtime)
-	case !Finite(j.Requested) || j.Requested < 0:
-		return fmt.Errorf("requested_s must be finite and ≥ 0, got %v", j.Requested)
-	case !Finite(j.Value) || j.Value < 0:
-		return fmt.Errorf("value must be finite and ≥ 0, got %v", j.Value)
+	case !Finite(j.Runtime) || j.Runtime <= 0 || j.Runtime > MaxSeconds:
+		return fmt.Errorf("runtime_s must be in (0, %g], got %v", float64(MaxSeconds), j.Runtime)
+	case !Finite(j.Requested) || j.Requested < 0 || j.Requested > MaxSeconds:
+		return fmt.Errorf("requested_s must be in [0, %g], got %v", float64(MaxSeconds), j.Requested)
+	case !Finite(j.Value) || j.Value < 0 || j.Value > MaxValue:
+		return fmt.Errorf("value must be in [0, %g], got %v", float64(MaxValue), j.Value)
 	case j.Class == BestEffort && j.Deadline != 0:
 		return fmt.Errorf("best-effort jobs have no deadline, got deadline_s %v", j.Deadline)
 	case j.Features.SubmitHour < 0 || j.Features.SubmitHour > 23:
@@ -201,8 +214,8 @@ func checkJob(j *Job, nodes, parts int) error {
 		}
 	}
 	for i, d := range j.TaskDurations {
-		if !Finite(d) || d < 0 {
-			return fmt.Errorf("task_durations_s[%d] must be finite and ≥ 0, got %v", i, d)
+		if !Finite(d) || d < 0 || d > MaxSeconds {
+			return fmt.Errorf("task_durations_s[%d] must be in [0, %g], got %v", i, float64(MaxSeconds), d)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -168,7 +169,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	}
 	rep := &Report{
 		Format: t.Format, Source: filepath.Base(t.Source), Lines: t.Lines, Skipped: t.Skipped,
-		Records: len(t.Records), Filtered: t.Filtered, Fit: o.Fit, ArrivalFactor: 1,
+		Records: len(t.Records), Filtered: maps.Clone(t.Filtered), Fit: o.Fit, ArrivalFactor: 1,
 	}
 	if len(t.Records) == 0 {
 		return nil, rep, fmt.Errorf("import %s: no usable jobs in the trace (%d filtered, %d bad lines skipped)", rep.Source, t.FilteredTotal(), t.Skipped)
@@ -206,6 +207,14 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		if r.Submit >= end {
 			rep.AfterWindow = len(recs) - i
 			break
+		}
+		if tooLong(r) {
+			rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("longer than %g s", float64(workloads.MaxSeconds)))
+			continue
+		}
+		if start-r.Submit > workloads.MaxSeconds {
+			rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds)))
+			continue
 		}
 		nodes, ok := fit(r.Size, o, rep)
 		if !ok {
@@ -246,6 +255,10 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 			return nil, rep, fmt.Errorf("import %s: load %v squeezes the window's %.3g node-seconds of jobs on %d nodes into %.3g s (under %g s); ask for a lower load",
 				rep.Source, o.Load, work, o.Nodes, window, float64(minWindowS))
 		}
+	}
+	if window > workloads.MaxSeconds {
+		return nil, rep, fmt.Errorf("import %s: the window would last %.3g s, more than %g s; ask for a shorter window or a higher load",
+			rep.Source, window, float64(workloads.MaxSeconds))
 	}
 	rep.WindowS = window
 	rep.Load = work / (float64(o.Nodes) * window)
@@ -355,4 +368,22 @@ func (r *Report) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "load: %.3f with the trace's arrivals, %.3f imported (inter-arrival times × %.4g, window %.0f s)\n",
 		r.TraceLoad, r.Load, r.ArrivalFactor, r.WindowS)
 	return err
+}
+
+// tooLong reports whether a record's runtime, request or a task duration
+// is beyond what a workload holds (workloads.MaxSeconds).
+func tooLong(r *Record) bool {
+	if r.Runtime > workloads.MaxSeconds || r.Requested > workloads.MaxSeconds {
+		return true
+	}
+	return slices.ContainsFunc(r.TaskDurations, func(d float64) bool { return d > workloads.MaxSeconds })
+}
+
+// countFiltered adds one to m[reason], making m when it is nil.
+func countFiltered(m map[string]int, reason string) map[string]int {
+	if m == nil {
+		m = make(map[string]int)
+	}
+	m[reason]++
+	return m
 }

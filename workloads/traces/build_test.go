@@ -265,3 +265,28 @@ func TestReportText(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildFiltersAbsurdTimes: records beyond workloads.MaxSeconds (a
+// runtime, or a history submit that long before the window) are filtered
+// with a reason, and the trace's own counts are left alone.
+func TestBuildFiltersAbsurdTimes(t *testing.T) {
+	tr := hourly(101, 256, 1)
+	tr.Records[60].Runtime = 2e9
+	tr.Records = append(tr.Records, Record{Submit: -2e9, Runtime: 600, Size: 1})
+	tr.Filtered = map[string]int{"cancelled": 3}
+	o := DefaultOptions()
+	o.StartHours, o.Hours = 2e9/3600+50, 20 // hours after the first submit, −2e9 s
+	w, rep := build(t, tr, o)
+	if len(w.Jobs) != 19 {
+		t.Errorf("window jobs %d, want 19 (one of 20 too long)", len(w.Jobs))
+	}
+	if got := rep.Filtered["longer than 1e+09 s"]; got != 1 {
+		t.Errorf("filtered as too long: %d, want 1 (%v)", got, rep.Filtered)
+	}
+	if got := rep.Filtered["history more than 1e+09 s before the window"]; got != 1 {
+		t.Errorf("filtered as too old: %d, want 1 (%v)", got, rep.Filtered)
+	}
+	if len(tr.Filtered) != 1 || tr.Filtered["cancelled"] != 3 {
+		t.Errorf("Build changed the trace's counts: %v", tr.Filtered)
+	}
+}
