@@ -64,8 +64,8 @@ func (r *ClassRules) validate(what string) error {
 		return bad("slack set is empty")
 	case !(r.PreferredFraction > 0 && r.PreferredFraction <= 1):
 		return bad("preferred fraction must be in (0, 1], got %v", r.PreferredFraction)
-	case !Finite(r.SLOValue) || r.SLOValue < 0 || !Finite(r.BEValue) || r.BEValue < 0:
-		return bad("values must be ≥ 0, got slo %v, be %v", r.SLOValue, r.BEValue)
+	case !(r.SLOValue >= 0 && r.SLOValue <= MaxValue) || !(r.BEValue >= 0 && r.BEValue <= MaxValue):
+		return bad("values must be in [0, %g], got slo %v, be %v", float64(MaxValue), r.SLOValue, r.BEValue)
 	}
 	for _, s := range r.SlackPct {
 		if !(s >= 0 && s <= MaxSlackPct) {

@@ -73,7 +73,7 @@ func TestReadMalformed(t *testing.T) {
 		{"huge runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":1e308`, 1), "line 4: job 1: runtime_s must be in (0, 1e+09], got 1e+308"},
 		{"negative submit", 4, strings.Replace(job(`,"nodes":1`), `"submit_s":30`, `"submit_s":-1`, 1), "line 4: job 1: submit_s must be in [0, window_s=3600), got -1"},
 		{"submit past window", 5, strings.Replace(job(`,"nodes":1`), `"id":1,"submit_s":30`, `"id":2,"submit_s":3600`, 1), "line 5: job 2: submit_s must be in [0, window_s=3600)"},
-		{"deadline before submit", 4, strings.Replace(job(`,"nodes":1,"deadline_s":30`), `"class":"be"`, `"class":"slo"`, 1), "line 4: job 1: SLO deadline must be in (submit, submit + 1e+09] with submit 30, got 30"},
+		{"deadline before submit", 4, strings.Replace(job(`,"nodes":1,"deadline_s":30`), `"class":"be"`, `"class":"slo"`, 1), "line 4: job 1: SLO deadline must be in (submit, submit + 1.0001e+13] with submit 30, got 30"},
 		{"be with deadline", 4, job(`,"nodes":1,"deadline_s":99`), "line 4: job 1: best-effort jobs have no deadline"},
 		{"preferred out of range", 4, job(`,"nodes":1,"preferred":[0,2]`), "line 4: job 1: preferred partition 2 out of range [0, 2)"},
 		{"preferred unsorted", 4, job(`,"nodes":1,"preferred":[1,0]`), "line 4: job 1: preferred partitions must be strictly ascending"},

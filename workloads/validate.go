@@ -17,14 +17,16 @@ const (
 	maxPartitions     = 1 << 16
 	maxPartitionNodes = 1 << 24
 	// MaxSeconds bounds every time and duration of a workload (about 31.7
-	// years): runtimes, requests, task durations, window_s, how long
-	// before the window a history job came, and a deadline's distance
-	// from its submit.
+	// years): runtimes, requests, task durations, window_s, and how long
+	// before the window a history job came.
 	MaxSeconds = 1e9
 	// MaxValue bounds a job's value.
 	MaxValue = 1e12
 	// MaxSlowdown bounds the cluster's slowdown factor.
 	MaxSlowdown = 1e3
+	// maxDeadlineSpan bounds an SLO deadline's distance from its submit:
+	// the longest runtime with the largest slack (ClassRules.Terms).
+	maxDeadlineSpan = MaxSeconds * (1 + MaxSlackPct/100)
 )
 
 // LineError is a problem on one line of a workload file (line 1 is the
@@ -69,7 +71,7 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 //     in [0, MaxSeconds]; value in [0, MaxValue]; preferred partitions
 //     strictly ascending and in range; submit_hour 0–23, submit_day 0–6;
 //     task durations in [0, MaxSeconds]; SLO jobs: submit < deadline ≤
-//     submit + MaxSeconds; BE jobs: deadline 0;
+//     submit + MaxSeconds · (1 + MaxSlackPct/100); BE jobs: deadline 0;
 //   - history jobs: −MaxSeconds ≤ submit < 0; window jobs: 0 ≤ submit <
 //     window_s;
 //   - each section sorted by submit (non-decreasing).
@@ -176,8 +178,8 @@ func (v *validator) check(j *Job, history bool) error {
 		}
 		v.lastWindow = j.Submit
 	}
-	if j.Class == SLO && !(j.Deadline > j.Submit && j.Deadline-j.Submit <= MaxSeconds) {
-		return invalidf("job %d: SLO deadline must be in (submit, submit + %g] with submit %v, got %v", j.ID, float64(MaxSeconds), j.Submit, j.Deadline)
+	if j.Class == SLO && !(j.Deadline > j.Submit && j.Deadline-j.Submit <= maxDeadlineSpan) {
+		return invalidf("job %d: SLO deadline must be in (submit, submit + %g] with submit %v, got %v", j.ID, float64(maxDeadlineSpan), j.Submit, j.Deadline)
 	}
 	v.ids[j.ID] = struct{}{}
 	return nil

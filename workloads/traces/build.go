@@ -212,10 +212,6 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 			rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("longer than %g s", float64(workloads.MaxSeconds)))
 			continue
 		}
-		if start-r.Submit > workloads.MaxSeconds {
-			rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds)))
-			continue
-		}
 		nodes, ok := fit(r.Size, o, rep)
 		if !ok {
 			continue
@@ -269,6 +265,14 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	for i := range hist {
 		hist[i].Submit = min(workloads.FloorMS(hist[i].Submit*rep.ArrivalFactor), -0.001)
 	}
+	// After the rescaling: it stretches the history's distances too.
+	hist = slices.DeleteFunc(hist, func(j workloads.Job) bool {
+		if j.Submit >= -workloads.MaxSeconds {
+			return false
+		}
+		rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds)))
+		return true
+	})
 
 	gp := workloads.DefaultGoogleParams()
 	gp.Nodes, gp.Racks, gp.Slowdown = o.Nodes, o.Racks, o.Slowdown

@@ -290,3 +290,28 @@ func TestBuildFiltersAbsurdTimes(t *testing.T) {
 		t.Errorf("Build changed the trace's counts: %v", tr.Filtered)
 	}
 }
+
+// TestBuildBoundsAfterRescaling: a long runtime with a large slack keeps a
+// valid deadline, history the arrival rescaling pushes beyond
+// workloads.MaxSeconds is filtered, and class values beyond
+// workloads.MaxValue are refused before anything is built.
+func TestBuildBoundsAfterRescaling(t *testing.T) {
+	tr := hourly(101, 256, 1)
+	tr.Records[60].Runtime = 9e8
+	tr.Records = append(tr.Records, Record{Submit: -6e8, Runtime: 600, Size: 1})
+	o := DefaultOptions()
+	o.StartHours, o.Hours = 6e8/3600+50, 20
+	o.Classes.SlackPct = []float64{workloads.MaxSlackPct}
+	o.Load = 0.01 // stretches the arrivals, the history's too
+	w, rep := build(t, tr, o)
+	if len(w.Jobs) != 20 {
+		t.Errorf("window jobs %d, want 20", len(w.Jobs))
+	}
+	if got := rep.Filtered["history more than 1e+09 s before the window"]; got != 1 {
+		t.Errorf("filtered as too old after rescaling: %d, want 1 (arrival factor %v, %v)", got, rep.ArrivalFactor, rep.Filtered)
+	}
+	o.Classes.SLOValue = 1e300
+	if _, _, err := Build(tr, o); err == nil || !strings.Contains(err.Error(), "values must be in [0, 1e+12]") {
+		t.Errorf("SLO value 1e300: error %v", err)
+	}
+}
