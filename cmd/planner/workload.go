@@ -180,17 +180,17 @@ func checkOut(out string, inputs ...string) error {
 	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("--out %s: directory %s does not exist", out, filepath.Dir(out))
 	}
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+	fo, err := os.Stat(out)
+	exists := err == nil
+	if exists && fo.IsDir() {
 		return fmt.Errorf("--out %s: is a directory", out)
 	}
 	for _, in := range inputs {
 		if experiments.SameFile(in, out) {
 			return fmt.Errorf("--out %s: is the input %s (it would be overwritten)", out, in)
 		}
-		if fi, err := os.Stat(in); err == nil && fi.IsDir() && insideDir(out, in) {
-			if _, err := os.Stat(out); err == nil {
-				return fmt.Errorf("--out %s: would replace a file in the input directory %s", out, in)
-			}
+		if fi, err := os.Stat(in); exists && err == nil && fi.IsDir() && insideDir(out, in) {
+			return fmt.Errorf("--out %s: would replace a file in the input directory %s", out, in)
 		}
 	}
 	return nil

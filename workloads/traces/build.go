@@ -209,7 +209,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 			break
 		}
 		if tooLong(r) {
-			rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("longer than %g s", float64(workloads.MaxSeconds)))
+			rep.Filtered = countFiltered(rep.Filtered, reasonTooLong)
 			continue
 		}
 		nodes, ok := fit(r.Size, o, rep)
@@ -270,7 +270,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		if j.Submit >= -workloads.MaxSeconds {
 			return false
 		}
-		rep.Filtered = countFiltered(rep.Filtered, fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds)))
+		rep.Filtered = countFiltered(rep.Filtered, reasonTooOld)
 		return true
 	})
 
@@ -374,6 +374,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
+// Why Build filters records beyond workloads.MaxSeconds (Report.Filtered).
+var (
+	reasonTooLong = fmt.Sprintf("longer than %g s", float64(workloads.MaxSeconds))
+	reasonTooOld  = fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds))
+)
+
 // tooLong reports whether a record's runtime, request or a task duration
 // is beyond what a workload holds (workloads.MaxSeconds).
 func tooLong(r *Record) bool {
@@ -381,13 +387,4 @@ func tooLong(r *Record) bool {
 		return true
 	}
 	return slices.ContainsFunc(r.TaskDurations, func(d float64) bool { return d > workloads.MaxSeconds })
-}
-
-// countFiltered adds one to m[reason], making m when it is nil.
-func countFiltered(m map[string]int, reason string) map[string]int {
-	if m == nil {
-		m = make(map[string]int)
-	}
-	m[reason]++
-	return m
 }

@@ -87,11 +87,15 @@ func (t *Trace) FilterReasons() []string {
 	return keys
 }
 
-func (t *Trace) filter(reason string) {
-	if t.Filtered == nil {
-		t.Filtered = make(map[string]int)
+func (t *Trace) filter(reason string) { t.Filtered = countFiltered(t.Filtered, reason) }
+
+// countFiltered adds one to m[reason], making m when it is nil.
+func countFiltered(m map[string]int, reason string) map[string]int {
+	if m == nil {
+		m = make(map[string]int)
 	}
-	t.Filtered[reason]++
+	m[reason]++
+	return m
 }
 
 // ParseOptions control parsing.
