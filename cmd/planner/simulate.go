@@ -146,8 +146,8 @@ func newSimulateFlags(name string, stderr io.Writer, reg experiments.Registry) (
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.IntVar(&f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
 	fs.BoolVar(&f.synthetic, "synthetic", false, "give the 3sigma variants synthetic estimates N(μ = runtime·(1+s), σ = runtime·CoV), s ~ N(--synthetic-shift, 10%) per job, instead of 3σPredict's (3Sigma Fig. 8)")
-	fs.Float64Var(&f.syntheticShift, "synthetic-shift", 0, "mean shift of the synthetic estimates, percent of the runtime")
-	fs.Float64Var(&f.syntheticCoV, "synthetic-cov", 20, "width of the synthetic estimates: σ in percent of the runtime (0: a point estimate)")
+	fs.Float64Var(&f.syntheticShift, "synthetic-shift", 0, "mean shift of the synthetic estimates, percent of the runtime (with --synthetic)")
+	fs.Float64Var(&f.syntheticCoV, "synthetic-cov", 20, "width of the synthetic estimates: σ in percent of the runtime (0: a point estimate; with --synthetic)")
 	return fs, f
 }
 
@@ -164,9 +164,17 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
 	}
+	if err := checkUsed(syntheticFlags, fs.Changed, f.unusedReason); err != nil {
+		return usageError{err}
+	}
 	in, cfg, err := f.prepare()
 	if err != nil {
 		return err
+	}
+	// Checked once the workload is read, so that a missing or malformed
+	// file is reported as such first.
+	if err := checkUsed(generatorFlagNames(), fs.Changed, f.unusedReason); err != nil {
+		return usageError{err}
 	}
 	// The results directory is made before the run, so that a bad --out
 	// fails at once rather than after it.

@@ -173,6 +173,10 @@ type sweepPlan struct {
 // planSweep checks the sweep's flags and builds the flags of every point.
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experiments.Registry) (*sweepPlan, error) {
 	p := &sweepPlan{base: base, reg: reg, study: sf.study}
+	// The flags given on the command line or in --config, before a study
+	// sets its own: only these must have an effect at some point.
+	given := map[string]bool{}
+	fs.Visit(func(fl *pflag.Flag) { given[fl.Name] = true })
 	var flag string
 	var values []string
 	if sf.vary != "" {
@@ -269,7 +273,36 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 	if !numeric {
 		p.x = nil
 	}
+	if err := p.checkUsed(given); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkUsed: a flag given, or the varied one, must have an effect at some
+// point of the sweep (a generator flag needs a point with a generator, a
+// synthetic flag one with --synthetic); otherwise every point would
+// ignore it.
+func (p *sweepPlan) checkUsed(given map[string]bool) error {
+	for _, name := range append(generatorFlagNames(), syntheticFlags...) {
+		if !given[name] && name != p.flag {
+			continue
+		}
+		why := ""
+		for _, pf := range p.points {
+			if why = pf.unusedReason(name); why == "" {
+				break
+			}
+		}
+		switch {
+		case why == "":
+		case name == p.flag:
+			return fmt.Errorf("--vary %s: %s", name, why)
+		default:
+			return fmt.Errorf("--%s: %s", name, why)
+		}
+	}
+	return nil
 }
 
 // pointFlags are base with --flag set to value and the seed.

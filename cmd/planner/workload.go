@@ -96,6 +96,10 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// --nodes is used with a file too (the load's cluster).
+	if err := checkUsed([]string{"hours", "load", "slack", "seed"}, fs.Changed, wf.unusedReason); err != nil {
+		return usageError{err}
+	}
 	loadNodes := 0 // the workload's cluster
 	if fs.Changed("nodes") {
 		loadNodes = wf.nodes
@@ -139,6 +143,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	w, name, err := wf.open()
 	if err != nil {
 		return err
+	}
+	if err := checkUsed(append(generatorFlagNames(), "seed"), fs.Changed, wf.unusedReason); err != nil {
+		return usageError{err}
 	}
 	prof, err := experiments.EvaluatePredictor(w)
 	if err != nil {

@@ -1,0 +1,75 @@
+package main
+
+import "fmt"
+
+// Some flags act only with other settings: the generator flags only when
+// --workload names a generator, the widths of the synthetic estimates only
+// with --synthetic. Such a flag given explicitly (on the command line or in
+// a --config file) where it does nothing is a usage error: ignoring it
+// would report results of settings other than the ones asked for.
+
+// generatorFlags are the workload flags only a generator reads, with what
+// a workload file fixes in their place.
+var generatorFlags = []struct{ name, fileSets string }{
+	{"nodes", "the cluster"},
+	{"hours", "the window"},
+	{"load", "the arrivals"},
+	{"slack", "the deadlines"},
+}
+
+// generatorFlagNames are the names of generatorFlags.
+func generatorFlagNames() []string {
+	names := make([]string, len(generatorFlags))
+	for i, g := range generatorFlags {
+		names[i] = g.name
+	}
+	return names
+}
+
+// syntheticFlags shape the synthetic estimates of --synthetic.
+var syntheticFlags = []string{"synthetic-shift", "synthetic-cov"}
+
+// unusedReason says why the flag name has no effect with w's workload, or
+// "" when it has one (or is not a workload flag). --seed is asked about
+// only by the commands that use it for nothing but a generator.
+func (w *workloadFlags) unusedReason(name string) string {
+	if w.generated() {
+		return ""
+	}
+	for _, g := range generatorFlags {
+		if g.name == name {
+			return "not used with --workload (the workload file sets " + g.fileSets + ")"
+		}
+	}
+	if name == "seed" {
+		return "not used with --workload (it seeds a generator)"
+	}
+	return ""
+}
+
+// unusedReason says why the flag name has no effect with the settings of
+// f, or "" when it has one.
+func (f *simulateFlags) unusedReason(name string) string {
+	switch name {
+	case "synthetic-shift", "synthetic-cov":
+		if !f.synthetic {
+			return "has no effect without --synthetic"
+		}
+		return ""
+	}
+	return f.workloadFlags.unusedReason(name)
+}
+
+// checkUsed returns an error naming the first of names that was given
+// but has no effect (reason(name) is not empty).
+func checkUsed(names []string, given func(string) bool, reason func(string) string) error {
+	for _, n := range names {
+		if !given(n) {
+			continue
+		}
+		if why := reason(n); why != "" {
+			return fmt.Errorf("--%s: %s", n, why)
+		}
+	}
+	return nil
+}

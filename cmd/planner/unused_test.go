@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+)
+
+// tinyWorkloadFile writes a generated 16-node, half-hour workload file.
+func tinyWorkloadFile(t *testing.T) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "w.jsonl")
+	if _, _, err := runCLI(t, "workload", "generate", "--nodes", "16", "--hours", "0.5", "-o", file); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestFlagsWithoutEffect: a flag given where it does nothing — a
+// generator flag with a workload file, a synthetic-estimate flag without
+// --synthetic — is a usage error naming it; given where it acts, it is
+// accepted (a sweep needs one point where it acts).
+func TestFlagsWithoutEffect(t *testing.T) {
+	file := tinyWorkloadFile(t)
+	cfg := filepath.Join(t.TempDir(), "cfg.json")
+	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "load": 1.2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sim := func(extra ...string) []string {
+		return append([]string{"simulate", "--schedulers", "prio", "--quiet", "--format", "json"}, extra...)
+	}
+	sweep := func(extra ...string) []string {
+		return append([]string{"sweep", "--schedulers", "prio", "--quiet", "--format", "csv", "--parallel", "1"}, extra...)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // the whole error; "" means accepted
+	}{
+		{"simulate file and --nodes", sim("--workload", file, "--nodes", "16"), "--nodes: not used with --workload (the workload file sets the cluster)"},
+		{"simulate file and --hours", sim("--workload", file, "--hours", "0.5"), "--hours: not used with --workload (the workload file sets the window)"},
+		{"simulate file and --load", sim("--workload", file, "--load", "1.4"), "--load: not used with --workload (the workload file sets the arrivals)"},
+		{"simulate file and --slack", sim("--workload", file, "--slack", "20"), "--slack: not used with --workload (the workload file sets the deadlines)"},
+		{"simulate file and load in --config", sim("--config", cfg), "--load: not used with --workload (the workload file sets the arrivals)"},
+		{"simulate file and --seed", sim("--workload", file, "--seed", "2"), ""},
+		{"simulate --synthetic-shift alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-shift", "10"), "--synthetic-shift: has no effect without --synthetic"},
+		{"simulate --synthetic-cov alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "0"), "--synthetic-cov: has no effect without --synthetic"},
+		{"simulate --synthetic-cov=20 with --synthetic=false", sim("--nodes", "16", "--hours", "0.34", "--synthetic=false", "--synthetic-cov", "20"), "--synthetic-cov: has no effect without --synthetic"},
+
+		{"sweep of --load on a file", sweep("--workload", file, "--vary", "load=1,2"), "--vary load: not used with --workload (the workload file sets the arrivals)"},
+		{"sweep on a file with --nodes", sweep("--workload", file, "--nodes", "16", "--vary", "interval=30s,1m"), "--nodes: not used with --workload (the workload file sets the cluster)"},
+		{"study nodes on a file", sweep("--workload", file, "--study", "nodes"), "--vary nodes: not used with --workload (the workload file sets the cluster)"},
+		{"sweep of --synthetic-shift alone", sweep("--nodes", "16", "--hours", "0.34", "--vary", "synthetic-shift=0,10"), "--vary synthetic-shift: has no effect without --synthetic"},
+		{"sweep with --synthetic-cov alone", sweep("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "10", "--vary", "load=1,2"), "--synthetic-cov: has no effect without --synthetic"},
+		{"study shift with --synthetic=false", sweep("--nodes", "16", "--hours", "0.34", "--study", "shift", "--synthetic=false"), "--vary synthetic-shift: has no effect without --synthetic"},
+		// The study fixes --hours 2, which a file ignores: not an error.
+		{"study shift on a file", sweep("--workload", file, "--study", "shift", "--vary", "synthetic-shift=0"), ""},
+		// --nodes acts on the generator's points.
+		{"sweep of a generator and a file with --nodes", sweep("--nodes", "16", "--hours", "0.34", "--vary", "workload=google,"+file), ""},
+		{"sweep of files only with --nodes", sweep("--nodes", "16", "--vary", "workload="+file+","+file+"x"), "--nodes: not used with --workload (the workload file sets the cluster)"},
+
+		{"stats of a file with --hours", []string{"workload", "stats", file, "--hours", "1"}, "--hours: not used with --workload (the workload file sets the window)"},
+		{"stats of a file with --seed", []string{"workload", "stats", file, "--seed", "3"}, "--seed: not used with --workload (it seeds a generator)"},
+		{"stats of a file with --nodes", []string{"workload", "stats", file, "--nodes", "64"}, ""},
+		{"predict eval of a file with --nodes", []string{"predict", "eval", "--workload", file, "--nodes", "16"}, "--nodes: not used with --workload (the workload file sets the cluster)"},
+		{"predict eval of a file with --seed", []string{"predict", "eval", "--workload", file, "--seed", "2"}, "--seed: not used with --workload (it seeds a generator)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var built atomic.Int64
+			if tc.args[0] == "sweep" {
+				_, err = sweepCLI(t, countingSchedulers(&built), tc.args[1:]...)
+			} else {
+				_, _, err = runCLI(t, tc.args...)
+			}
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2", code)
+			}
+			if built.Load() != 0 {
+				t.Errorf("%d runs built before the error", built.Load())
+			}
+		})
+	}
+}
