@@ -19,7 +19,10 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	var skipBad, quiet bool
 	fs.StringVar(&format, "format", "", "trace format: "+strings.Join(traces.Formats, ", ")+" (required)")
 	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
-	fs.Float64Var(&o.StartHours, "start", o.StartHours, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
+	// A negative Options.StartHours means the middle of the trace: --start
+	// itself must be ≥ 0, and only a given --start replaces the default.
+	var start float64
+	fs.Float64Var(&start, "start", 0, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
 	fs.Float64Var(&o.Hours, "hours", o.Hours, "window length in hours (0: to the end of the trace)")
 	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
 	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
@@ -51,6 +54,12 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("workload import: unexpected argument %q", fs.Arg(1))}
 	case !slices.Contains(traces.Formats, format):
 		return usageError{fmt.Errorf("--format: want one of %s, got %q", strings.Join(traces.Formats, ", "), format)}
+	}
+	if fs.Changed("start") {
+		if !(start >= 0) {
+			return usageError{fmt.Errorf("--start: must be ≥ 0 hours after the trace's first submit (leave it out for the middle of the trace), got %v", start)}
+		}
+		o.StartHours = start
 	}
 	o.Racks = min(o.Racks, max(o.Nodes, 1))
 	if err := o.Validate(); err != nil {

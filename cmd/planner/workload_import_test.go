@@ -78,6 +78,9 @@ func TestWorkloadImportBadInput(t *testing.T) {
 		{"tiny load", []string{"--format", "swf", bad, "--hours", "0", "--start", "0", "--load", "1e-300"}, "load must be 0", true},
 		{"tiny hours", []string{"--format", "swf", bad, "--hours", "1e-9"}, "hours must be 0", true},
 		{"huge slack", []string{"--format", "swf", bad, "--slack", "1e308"}, "slack must be in [0, 1e+06] percent", true},
+		{"negative start", []string{"--format", "swf", bad, "--start", "-5"}, "--start: must be ≥ 0 hours after the trace's first submit (leave it out for the middle of the trace), got -5", true},
+		{"start -1, the library's mark for the middle", []string{"--format", "swf", bad, "--start", "-1"}, "--start: must be ≥ 0 hours", true},
+		{"start not a number", []string{"--format", "swf", bad, "--start", "NaN"}, "--start: must be ≥ 0 hours", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
