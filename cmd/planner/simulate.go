@@ -255,6 +255,11 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	if err != nil {
 		return experiments.Input{}, experiments.RunConfig{}, err
 	}
+	// A generator's window was checked with the flags; a file's is known
+	// now.
+	if f.interval.Seconds() > in.Window {
+		return experiments.Input{}, experiments.RunConfig{}, usageError{intervalTooLong(f.interval, fmt.Sprintf("the window of the workload file %s (%s)", in.Name, seconds(in.Window)))}
+	}
 	params.IntervalS = f.interval.Seconds()
 	params.HorizonS = f.horizon.Seconds()
 	params.Solver = f.solverName()
@@ -297,6 +302,8 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
 	case f.interval < minInterval:
 		return fmt.Errorf("--interval: must be ≥ %s, got %s", minInterval, f.interval)
+	case f.generated() && f.interval.Seconds() > f.hours*3600:
+		return intervalTooLong(f.interval, fmt.Sprintf("the simulated window (--hours %v: %s)", f.hours, seconds(f.hours*3600)))
 	case f.solverTimeout < 0 || f.solverTimeout > maxSolveLimit:
 		return fmt.Errorf("--solver-timeout: must be in [0, %s], got %s", maxSolveLimit, f.solverTimeout)
 	case f.horizon < 0:
@@ -311,6 +318,16 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 	}
 	return f.estimateFlags.validate()
 }
+
+// intervalTooLong is the error of an --interval longer than the window
+// of the workload: no cycle would run while jobs arrive, and the run would
+// report every SLO missed.
+func intervalTooLong(interval time.Duration, window string) error {
+	return fmt.Errorf("--interval: %s is longer than %s", interval, window)
+}
+
+// seconds is a duration of s seconds (s within a duration's range).
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // loadInput generates or reads the workload.
 func loadInput(f *simulateFlags) (experiments.Input, experiments.Params, error) {

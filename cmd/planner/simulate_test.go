@@ -277,3 +277,41 @@ func TestSimulateOutCheckedFirst(t *testing.T) {
 		t.Errorf("the simulation ran before --out was checked:\n%s", stderr)
 	}
 }
+
+// TestIntervalWithinWindow: an --interval longer than the workload's
+// window (no cycle while jobs arrive: every SLO "missed") is a usage error
+// naming --interval, for a generator's --hours and for a file's window;
+// one as long as the window is accepted.
+func TestIntervalWithinWindow(t *testing.T) {
+	file := tinyWorkloadFile(t) // a 30-minute window
+	tests := []struct {
+		name string
+		args []string
+		want string // "" means accepted
+	}{
+		{"generator", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "6h"}, "--interval: 6h0m0s is longer than the simulated window (--hours 0.5: 30m0s)"},
+		{"generator, interval one second over", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "1801s"}, "--interval: 30m1s is longer than the simulated window (--hours 0.5: 30m0s)"},
+		{"generator, interval as long as the window", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "30m"}, ""},
+		{"file", []string{"simulate", "--workload", file, "--interval", "6h"}, "--interval: 6h0m0s is longer than the window of the workload file w.jsonl (30m0s)"},
+		{"file, interval as long as the window", []string{"simulate", "--workload", file, "--interval", "30m"}, ""},
+		{"sweep of the interval", []string{"sweep", "--nodes", "16", "--hours", "0.5", "--vary", "interval=1m,6h"}, "--vary interval=6h: --interval: 6h0m0s is longer than the simulated window (--hours 0.5: 30m0s)"},
+		{"sweep of the hours", []string{"sweep", "--nodes", "16", "--interval", "10m", "--vary", "hours=0.1,1"}, "--vary hours=0.1: --interval: 10m0s is longer than the simulated window (--hours 0.1: 6m0s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, append(tc.args, "--schedulers", "prio", "--quiet")...)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2", code)
+			}
+		})
+	}
+}
