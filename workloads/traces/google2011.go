@@ -3,6 +3,7 @@ package traces
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -84,6 +85,8 @@ func newGoogle2011(source string, opts *ParseOptions) *google2011 {
 // runtime is its longest task: the gang holds its nodes until the last
 // task ends. Kept: jobs that FINISH and whose every task has a finished
 // run; the rest is counted by reason. TaskDurations are by task index.
+// A part without events — 0 bytes, plain or compressed, or blank lines
+// only — is an error naming the file (errEmptyPart).
 func ReadGoogle2011(dir string, opts ParseOptions) (*Trace, error) {
 	if st, err := os.Stat(dir); err != nil {
 		return nil, err
@@ -151,7 +154,26 @@ func gEvent(b []byte, want int) (f [][]byte, t float64, after bool, id int64, er
 
 // jobEvents reads one job_events part.
 func (g *google2011) jobEvents(r io.Reader, name string) error {
-	return newLines(r, name, g.opts, g.t).each(g.jobEvent)
+	return g.part(r, name, g.jobEvent)
+}
+
+// errEmptyPart: the trace's parts all hold events, so a part without any
+// (0 bytes, plain or compressed, or only blank lines) is a file cut short
+// — a failed download — not a quiet stretch of the trace.
+var errEmptyPart = errors.New("empty file (every part of the cluster-data trace holds events: a download cut short?)")
+
+// part reads one part file, handing each event line to event; a part
+// without event lines is errEmptyPart.
+func (g *google2011) part(r io.Reader, name string, event func([]byte) error) error {
+	n := 0
+	err := newLines(r, name, g.opts, g.t).each(func(b []byte) error {
+		n++
+		return event(b)
+	})
+	if err == nil && n == 0 {
+		return errEmptyPart
+	}
+	return err
 }
 
 func (g *google2011) jobEvent(b []byte) error {
@@ -202,7 +224,7 @@ func (g *google2011) jobEvent(b []byte) error {
 
 // taskEvents reads one task_events part.
 func (g *google2011) taskEvents(r io.Reader, name string) error {
-	return newLines(r, name, g.opts, g.t).each(g.taskEvent)
+	return g.part(r, name, g.taskEvent)
 }
 
 func (g *google2011) taskEvent(b []byte) error {

@@ -165,3 +165,43 @@ func TestImportRealGoogle2011(t *testing.T) {
 		t.Errorf("%d jobs, %d history", len(w.Jobs), len(w.History))
 	}
 }
+
+// TestReadGoogle2011EmptyPart: a part without events — 0 bytes, plain or
+// gzip, or blank lines only — is an error naming the file, never read as
+// a quiet stretch of the trace.
+func TestReadGoogle2011EmptyPart(t *testing.T) {
+	gz := func(data string) []byte {
+		var b strings.Builder
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(data))
+		zw.Close()
+		return []byte(b.String())
+	}
+	tests := []struct {
+		name string
+		part string // added to the fixture, under its directory
+		data []byte
+	}{
+		{"task part of 0 bytes", "task_events/part-00001-of-00002.csv", nil},
+		{"gzip task part of 0 bytes", "task_events/part-00001-of-00002.csv.gz", nil},
+		{"gzip task part of nothing", "task_events/part-00001-of-00002.csv.gz", gz("")},
+		{"task part of blank lines", "task_events/part-00001-of-00002.csv", []byte("\n \r\n")},
+		{"job part of 0 bytes", "job_events/part-00002-of-00003.csv", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "google2011"))); err != nil {
+				t.Fatal(err)
+			}
+			part := filepath.Join(dir, filepath.FromSlash(tc.part))
+			if err := os.WriteFile(part, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := ReadGoogle2011(dir, ParseOptions{SkipBad: true})
+			if want := part + ": empty file"; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("error %v, want one starting %q", err, want)
+			}
+		})
+	}
+}
