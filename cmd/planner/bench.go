@@ -86,6 +86,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("--jobs: must be ≥ 1, got %d", j)}
 		}
 	}
+	if j, ok := firstDuplicate(cfg.Jobs); ok {
+		return usageError{fmt.Errorf("--jobs: %d is given twice", j)}
+	}
 	for _, f := range []struct {
 		flag string
 		v    int
@@ -104,6 +107,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		if _, err := solver.New(name); err != nil {
 			return usageError{fmt.Errorf("--solvers: %w", err)}
 		}
+	}
+	if name, ok := firstDuplicate(solvers); ok {
+		return usageError{fmt.Errorf("--solvers: %s is given twice", name)}
 	}
 	cfg.Solvers = solvers
 	for _, path := range known {

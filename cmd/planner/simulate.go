@@ -294,6 +294,9 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 	if err := reg.Check(f.schedulers); err != nil {
 		return fmt.Errorf("--schedulers: %w", err)
 	}
+	if name, ok := firstDuplicate(f.schedulers); ok {
+		return fmt.Errorf("--schedulers: %s is given twice", name)
+	}
 	if err := f.workloadFlags.validate(); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,6 +251,7 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		}
 	}
 	seen := map[string]bool{}
+	parsed := map[string]string{} // value as the flag holds it → as given
 	numeric := true
 	for _, v := range values {
 		if v == "" {
@@ -260,10 +262,14 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		}
 		seen[v] = true
 		for _, seed := range p.seeds {
-			pf, err := pointFlags(base, flag, v, seed, reg)
+			pf, held, err := pointFlags(base, flag, v, seed, reg)
 			if err != nil {
 				return nil, err
 			}
+			if first, ok := parsed[held]; ok && first != v {
+				return nil, fmt.Errorf("--vary %s: %q is the value %q again (given twice)", flag, v, first)
+			}
+			parsed[held] = v
 			p.points = append(p.points, pf)
 		}
 		x, ok := xValue(fl, v)
@@ -305,8 +311,11 @@ func (p *sweepPlan) checkUsed(given map[string]bool) error {
 	return nil
 }
 
-// pointFlags are base with --flag set to value and the seed.
-func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (*simulateFlags, error) {
+// pointFlags are base with --flag set to value and the seed; held is the
+// value as the flag holds it (1.0 and 1 are both "1", 1000ms and 1s both
+// "1s"; a workload file's path cleaned), so that values that differ only
+// in how they are written can be told apart from different ones.
+func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (pf *simulateFlags, held string, err error) {
 	fs, pf := newSimulateFlags("point", io.Discard, reg)
 	*pf = *base // the flag set stays bound to pf's fields
 	pf.slack = slices.Clone(base.slack)
@@ -317,13 +326,17 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experi
 		set = strings.ReplaceAll(value, "/", ",")
 	}
 	if err := fs.Set(flag, set); err != nil {
-		return nil, fmt.Errorf("--vary %s=%s: %v", flag, value, err)
+		return nil, "", fmt.Errorf("--vary %s=%s: %v", flag, value, err)
 	}
 	pf.seed = seed
 	if err := pf.validate(reg); err != nil {
-		return nil, fmt.Errorf("--vary %s=%s: %w", flag, value, err)
+		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}
-	return pf, nil
+	held = fl.Value.String()
+	if flag == "workload" && !pf.generated() {
+		held = "file " + filepath.Clean(held)
+	}
+	return pf, held, nil
 }
 
 // xValue is a value's position on the x axis: the number, a duration in

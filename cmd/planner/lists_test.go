@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+)
+
+// TestDuplicates: a list naming a scheduler, a solver or an instance size
+// twice, and a sweep given one value twice in different spellings, are
+// usage errors naming the flag and the item: each would run twice.
+func TestDuplicates(t *testing.T) {
+	file := tinyWorkloadFile(t)
+	cfg := filepath.Join(t.TempDir(), "cfg.json")
+	if err := os.WriteFile(cfg, []byte(`{"schedulers": ["prio", "prio"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"simulate schedulers", []string{"simulate", "--schedulers", "prio,prio"}, "--schedulers: prio is given twice"},
+		{"simulate schedulers in --config", []string{"simulate", "--config", cfg}, "--schedulers: prio is given twice"},
+		{"sweep schedulers", []string{"sweep", "--schedulers", "prio,backfill,prio", "--vary", "load=1,2"}, "--schedulers: prio is given twice"},
+		{"bench solvers", []string{"bench", "solver", "--solvers", "greedy,greedy"}, "--solvers: greedy is given twice"},
+		{"bench jobs", []string{"bench", "solver", "--jobs", "10,20,10", "--solvers", "greedy"}, "--jobs: 10 is given twice"},
+		{"sweep numbers", []string{"sweep", "--vary", "load=1,1.0"}, `--vary load: "1.0" is the value "1" again (given twice)`},
+		{"sweep hours", []string{"sweep", "--vary", "hours=0.5,.50"}, `--vary hours: ".50" is the value "0.5" again (given twice)`},
+		{"sweep durations", []string{"sweep", "--vary", "interval=60s,1m"}, `--vary interval: "1m" is the value "60s" again (given twice)`},
+		{"sweep lists", []string{"sweep", "--vary", "slack=20/40,20/40.0"}, `--vary slack: "20/40.0" is the value "20/40" again (given twice)`},
+		{"sweep files", []string{"sweep", "--vary", "workload=" + file + "," + filepath.Dir(file) + "/./w.jsonl"}, `--vary workload: "` + filepath.Dir(file) + `/./w.jsonl" is the value "` + file + `" again (given twice)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var built atomic.Int64
+			if tc.args[0] == "sweep" {
+				_, err = sweepCLI(t, countingSchedulers(&built), append(tc.args[1:], "--quiet")...)
+			} else {
+				_, _, err = runCLI(t, append(tc.args, "--quiet")...)
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2", code)
+			}
+			if built.Load() != 0 {
+				t.Errorf("%d runs built before the error", built.Load())
+			}
+		})
+	}
+}
