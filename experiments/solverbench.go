@@ -236,8 +236,16 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 	}
 	if err := json.NewDecoder(r).Decode(&rows); err != nil {
 		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
+		var synErr *json.SyntaxError
+		switch {
+		case errors.As(err, &typeErr):
 			return nil, fmt.Errorf("best known objectives: want a JSON list of objects with jobs, seed and objective or best_known (a bench solver --format json output), byte %d holds a JSON %s", typeErr.Offset, typeErr.Value)
+		case err == io.EOF:
+			return nil, errors.New("empty file (want the JSON of best-known objectives: a bench solver --format json output)")
+		case err == io.ErrUnexpectedEOF:
+			return nil, errors.New("best known objectives: the JSON ends early (a file cut short?)")
+		case errors.As(err, &synErr):
+			return nil, fmt.Errorf("best known objectives: bad JSON at byte %d: %w", synErr.Offset, err)
 		}
 		return nil, fmt.Errorf("best known objectives: %w", err)
 	}

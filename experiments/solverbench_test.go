@@ -38,6 +38,27 @@ func TestReadBestKnown(t *testing.T) {
 	}
 }
 
+// TestReadBestKnownErrors: an empty, truncated or malformed file is told
+// in words, never as the decoder's bare "EOF".
+func TestReadBestKnownErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "empty file (want the JSON of best-known objectives: a bench solver --format json output)"},
+		{"blank", " \n\t\n", "empty file (want the JSON of best-known objectives: a bench solver --format json output)"},
+		{"cut short", `[{"jobs": 100`, "best known objectives: the JSON ends early (a file cut short?)"},
+		{"not JSON", `[{"jobs": x}]`, "best known objectives: bad JSON at byte 11: invalid character 'x' looking for beginning of value"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadBestKnown(strings.NewReader(tc.in))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestReadBestKnownRoundTrip: the JSON this package writes reads back.
 func TestReadBestKnownRoundTrip(t *testing.T) {
 	rows := []SolverBenchRow{{Solver: "portfolio", Jobs: 100, Seed: 4, Objective: 9.5, BestKnown: 10}}

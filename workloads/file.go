@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // A workload file is JSON Lines (UTF-8, one JSON object per line, "\n"
@@ -183,10 +185,53 @@ func decodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("bad JSON: %w", err)
+		return fmt.Errorf("bad JSON: %w", plainJSONError(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("bad JSON: trailing data after the object")
 	}
 	return nil
+}
+
+// plainJSONError says in the file's terms what the decoder reports in
+// Go's: a value of the wrong type names the field and the JSON kinds
+// (`"id" holds a JSON string, want a number`, not "cannot unmarshal string
+// into Go struct field fileJob.Job.id of type int"), and a line that ends
+// inside its object says so instead of "unexpected EOF".
+func plainJSONError(err error) error {
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &typ) && typ.Type != nil:
+		field := typ.Field
+		if i := strings.LastIndexByte(field, '.'); i >= 0 {
+			field = field[i+1:]
+		}
+		if field == "" {
+			return fmt.Errorf("found a JSON %s, want %s", typ.Value, jsonKind(typ.Type.Kind()))
+		}
+		return fmt.Errorf("%q holds a JSON %s, want %s", field, typ.Value, jsonKind(typ.Type.Kind()))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the line ends inside its object")
+	}
+	return err
+}
+
+// jsonKind names the JSON value a Go value of kind k decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another kind of value"
 }

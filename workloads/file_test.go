@@ -122,6 +122,38 @@ func TestReadMalformed(t *testing.T) {
 	}
 }
 
+// TestReadJSONErrorsInWords: a value of the wrong JSON type, or a line cut
+// inside its object, is told with the field and the JSON kinds, not with
+// the decoder's Go types ("Go struct field fileJob.Job.id of type int").
+func TestReadJSONErrorsInWords(t *testing.T) {
+	valid := strings.Split(strings.TrimSuffix(string(encode(t, smallWorkload())), "\n"), "\n")
+	tests := []struct {
+		name    string
+		line    int // 1-based line replaced
+		text    string
+		wantErr string
+	}{
+		{"id as text", 3, strings.Replace(valid[2], `"id":0`, `"id":"0"`, 1), `workload line 3: bad JSON: "id" holds a JSON string, want a whole number`},
+		{"nodes as an array", 3, strings.Replace(valid[2], `"nodes":`, `"nodes":[1],"x":`, 1), `workload line 3: bad JSON: "nodes" holds a JSON array, want a whole number`},
+		{"window as text", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":"1h"`, 1), `workload line 1: header: bad JSON: "window_s" holds a JSON string, want a number`},
+		{"header an array", 1, "[1]", "workload line 1: header: bad JSON: found a JSON array, want an object"},
+		{"header cut short", 1, valid[0][:20], "workload line 1: header: bad JSON: the line ends inside its object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := append([]string(nil), valid...)
+			lines[tc.line-1] = tc.text
+			_, err := Read(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+			if err == nil || err.Error() != tc.wantErr {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %q does not match ErrInvalid", err)
+			}
+		})
+	}
+}
+
 func TestReadEmptyAndLongLines(t *testing.T) {
 	if _, err := Read(strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "workload line 1: empty input") {
 		t.Errorf("empty input: got %v", err)

@@ -48,8 +48,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed, then a summary per solver and size.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("bench solver: unexpected argument %q", fs.Arg(0))}
@@ -166,18 +166,32 @@ func defaultBenchSolvers() []string {
 	return names
 }
 
-// parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds.
+// parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds; its
+// errors name the item ("empty item in \"1,,3\"", "seed \"x\" is not a
+// non-negative integer").
 func parseSeeds(s string) ([]uint64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, errors.New("give at least one seed")
+	}
 	var out []uint64
 	seen := map[uint64]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("empty item in %q", s)
+		}
 		lo, hi, isRange := strings.Cut(part, "-")
+		if lo == "" { // "-5"
+			return nil, fmt.Errorf("seed %q is not a non-negative integer", part)
+		}
 		a, err := strconv.ParseUint(lo, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("seed %q is not a non-negative integer", lo)
 		}
 		b := a
+		if isRange && hi == "" {
+			return nil, fmt.Errorf("seed range %q has no end", part)
+		}
 		if isRange {
 			if b, err = strconv.ParseUint(hi, 10, 64); err != nil {
 				return nil, fmt.Errorf("seed %q is not a non-negative integer", hi)

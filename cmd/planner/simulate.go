@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -362,8 +363,8 @@ func offeredLoad(w *workloads.Workload) float64 {
 // which takes no arguments, then applies *config, the --config file, if
 // given; every failure is a usage error.
 func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, config *string) error {
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))}
@@ -384,9 +385,12 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 	if err != nil {
 		return fmt.Errorf("--config: %w", err)
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return fmt.Errorf("--config %s: empty file (want a JSON object whose keys are flag names)", path)
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("--config %s: not a JSON object: %w", path, err)
+		return fmt.Errorf("--config %s: not a JSON object whose keys are flag names: %s", path, configJSONProblem(err))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -412,7 +416,7 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 			err = fl.Value.Set(v)
 		}
 		if err != nil {
-			return fmt.Errorf("--config %s: %s: %w", path, k, err)
+			return valueError(fmt.Sprintf("--config %s: %s", path, k), fl, v, err)
 		}
 		// A setting of the file counts as given, like a command-line flag
 		// (sweep's studies and conflict checks ask fs.Changed).

@@ -326,7 +326,11 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experi
 		set = strings.ReplaceAll(value, "/", ",")
 	}
 	if err := fs.Set(flag, set); err != nil {
-		return nil, "", fmt.Errorf("--vary %s=%s: %v", flag, value, err)
+		var ive *pflag.InvalidValueError
+		if errors.As(err, &ive) {
+			err = ive.Unwrap()
+		}
+		return nil, "", valueError(fmt.Sprintf("--vary %s=%s", flag, value), fl, value, err)
 	}
 	pf.seed = seed
 	if err := pf.validate(reg); err != nil {

@@ -42,8 +42,8 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("workload generate: unexpected argument %q", fs.Arg(0))}
@@ -78,8 +78,8 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() == 1 && !fs.Changed("workload") {
 		wf.workload = fs.Arg(0)
@@ -128,8 +128,8 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("predict eval: unexpected argument %q", fs.Arg(0))}

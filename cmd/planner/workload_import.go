@@ -44,8 +44,8 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 			"was kept and filtered is reported on standard error.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() == 0:

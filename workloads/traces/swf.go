@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -107,6 +108,14 @@ func (p *swfParser) header(s []byte) error {
 	}
 	if err != nil {
 		p.t.MaxProcs = max(p.t.MaxProcs, 0)
+		// In words, not as strconv's "strconv.Atoi: parsing …".
+		var num *strconv.NumError
+		switch {
+		case errors.As(err, &num) && errors.Is(num.Err, strconv.ErrRange):
+			err = errors.New("out of range")
+		case errors.As(err, &num):
+			err = errors.New("not a whole number")
+		}
 		return fmt.Errorf("header %s: bad value %q: %v", key, val, err)
 	}
 	return nil

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// parseFlags parses args into fs; every failure is a usage error, and a
+// value that does not parse is told in plain words (valueError).
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		var ive *pflag.InvalidValueError
+		if errors.As(err, &ive) {
+			fl := ive.GetFlag()
+			err = valueError("--"+fl.Name, fl, ive.GetValue(), ive.Unwrap())
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+// valueError says why value, given to the flag fl and reported under
+// name (the flag, or where its value came from), did not parse: an empty
+// item of a list (`--jobs: empty item in "10,,20"`), an item or value that
+// is not a number (`--jobs: "x" is not a whole number`) or out of range,
+// a duration without its unit. The flag library's own wording names Go
+// functions (`strconv.Atoi: parsing "": invalid syntax`).
+func valueError(name string, fl *pflag.Flag, value string, cause error) error {
+	_, list := fl.Value.(pflag.SliceValue)
+	var num *strconv.NumError
+	switch {
+	case errors.As(cause, &num) && list && strings.TrimSpace(num.Num) == "":
+		return fmt.Errorf("%s: empty item in %q", name, value)
+	case errors.As(cause, &num) && errors.Is(num.Err, strconv.ErrRange):
+		return fmt.Errorf("%s: %q is out of range", name, num.Num)
+	case errors.As(cause, &num):
+		return fmt.Errorf("%s: %q is not %s", name, num.Num, numberWords(num.Func))
+	case fl.Value.Type() == "duration":
+		return fmt.Errorf("%s: %q is not a duration (a number and a unit: 90s, 5m, 1h30m)", name, value)
+	}
+	return fmt.Errorf("%s: bad value %q: %w", name, value, cause)
+}
+
+// numberWords is what a value parsed by the strconv function fn must be.
+func numberWords(fn string) string {
+	switch fn {
+	case "ParseUint":
+		return "a whole number ≥ 0"
+	case "ParseFloat":
+		return "a number"
+	case "ParseBool":
+		return "true or false"
+	}
+	return "a whole number" // Atoi, ParseInt
+}
+
+// configJSONProblem says why a --config file is not a JSON object,
+// without the decoder's Go type names.
+func configJSONProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("bad JSON at byte %d: %s", syn.Offset, syn.Error())
+	case errors.As(err, &typ):
+		return fmt.Sprintf("it holds a JSON %s", typ.Value)
+	}
+	return err.Error()
+}

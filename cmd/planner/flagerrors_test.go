@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValueErrorsInWords: a value that does not parse — a list item, a
+// number, a duration, a boolean, a --config file, a --best-known file — is
+// a usage error naming the flag (or file) and the item, in words, without
+// the parser's text ("strconv.Atoi: parsing \"\"", a bare "EOF").
+func TestValueErrorsInWords(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	empty := write("empty.json", "")
+	array := write("array.json", "[1, 2]")
+	slack := write("slack.json", `{"slack": "20,,40"}`)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"empty list item", []string{"bench", "solver", "--jobs", "10,,20"}, `--jobs: empty item in "10,,20"`},
+		{"list item not a number", []string{"bench", "solver", "--jobs", "10,x"}, `--jobs: "x" is not a whole number`},
+		{"empty seed", []string{"bench", "solver", "--seeds", "1,,3"}, `--seeds: empty item in "1,,3"`},
+		{"seed not a number", []string{"bench", "solver", "--seeds", "x"}, `--seeds: seed "x" is not a non-negative integer`},
+		{"negative seed", []string{"bench", "solver", "--seeds", "-5"}, `--seeds: seed "-5" is not a non-negative integer`},
+		{"open seed range", []string{"bench", "solver", "--seeds", "1-"}, `--seeds: seed range "1-" has no end`},
+		{"no seeds", []string{"bench", "solver", "--seeds", ""}, `--seeds: give at least one seed`},
+		{"empty best-known file", []string{"bench", "solver", "--best-known", empty}, "--best-known: " + empty + ": empty file (want the JSON of best-known objectives: a bench solver --format json output)"},
+		{"empty slack item", []string{"simulate", "--slack", "20,,40"}, `--slack: empty item in "20,,40"`},
+		{"negative seed of a run", []string{"simulate", "--seed", "-1"}, `--seed: "-1" is not a whole number ≥ 0`},
+		{"number out of range", []string{"simulate", "--hours", "1e400"}, `--hours: "1e400" is out of range`},
+		{"duration without unit", []string{"simulate", "--interval", "5"}, `--interval: "5" is not a duration (a number and a unit: 90s, 5m, 1h30m)`},
+		{"not a boolean", []string{"simulate", "--quiet=maybe"}, `--quiet: "maybe" is not true or false`},
+		{"empty config file", []string{"simulate", "--config", empty}, "--config " + empty + ": empty file (want a JSON object whose keys are flag names)"},
+		{"config file not an object", []string{"simulate", "--config", array}, "--config " + array + ": not a JSON object whose keys are flag names: it holds a JSON array"},
+		{"config list with an empty item", []string{"simulate", "--config", slack}, "--config " + slack + `: slack: empty item in "20,,40"`},
+		{"sweep value with an empty item", []string{"sweep", "--vary", "slack=20/,40"}, `--vary slack=20/: empty item in "20/"`},
+		{"sweep duration without unit", []string{"sweep", "--vary", "interval=1m,5"}, `--vary interval=5: "5" is not a duration (a number and a unit: 90s, 5m, 1h30m)`},
+		{"import start not a number", []string{"workload", "import", "--format", "swf", "--start", "x", "t.swf"}, `--start: "x" is not a number`},
+		{"predict nodes not a number", []string{"predict", "eval", "--nodes", "x"}, `--nodes: "x" is not a whole number`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit code %d, want 2", code)
+			}
+			if msg := err.Error(); strings.Contains(msg, "strconv") || strings.Contains(msg, "parsing") || strings.HasSuffix(msg, "EOF") {
+				t.Errorf("error %q shows the parser's text", msg)
+			}
+		})
+	}
+}
