@@ -18,7 +18,7 @@ import (
 
 func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("bench solver", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // --help prints the usage there
 	var (
 		cfg     experiments.SolverBenchConfig
 		seeds   string
@@ -45,7 +45,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
 	fs.StringSliceVar(&known, "best-known", nil, "JSON outputs of earlier runs (e.g. with --reference) whose best objectives per instance count as known")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed, then a summary per solver and size.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed, then a summary per solver and size.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {

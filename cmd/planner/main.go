@@ -84,14 +84,55 @@ Usage:
 Run 'planner COMMAND --help' for a command's flags.
 `
 
+// groupUsage is the usage of each command group (and of version), printed
+// by 'planner GROUP --help'; each command's own flags are in its --help.
+var groupUsage = map[string]string{
+	"bench": `Usage: planner bench solver [flags]
+
+  solver    compare the MILP backends on random 3Sigma-shaped instances
+
+Run 'planner bench solver --help' for its flags.
+`,
+	"workload": `Usage: planner workload COMMAND [flags]
+
+  generate  write a generated workload file (JSON Lines)
+  import    turn a real trace (SWF, Google 2011, Alibaba 2018, Mustang) into a workload file
+  stats     summarise a workload: load, runtimes, runtime CoV per user
+
+Run 'planner workload COMMAND --help' for a command's flags.
+`,
+	"predict": `Usage: planner predict eval [flags]
+
+  eval      the estimate-error profile of 3σPredict on a workload
+
+Run 'planner predict eval --help' for its flags.
+`,
+	"version": `Usage: planner version
+
+Prints the version and every solver backend compiled in, with its C library.
+`,
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
+
 // run executes one command line; main is only its exit-status wrapper.
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usageError{errors.New("no command given")}
 	}
-	switch cmd, rest := args[0], args[1:]; cmd {
+	cmd, rest := args[0], args[1:]
+	// --help on a command group, or on version, prints its usage.
+	if g, ok := groupUsage[cmd]; ok && len(rest) > 0 && isHelp(rest[0]) {
+		fmt.Fprint(stdout, g)
+		return nil
+	}
+	switch cmd {
 	case "version", "--version":
+		if len(rest) > 0 {
+			return usageError{fmt.Errorf("version: unexpected argument %q", rest[0])}
+		}
 		return runVersion(stdout)
 	case "bench":
 		if len(rest) == 0 || rest[0] != "solver" {

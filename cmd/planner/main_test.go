@@ -101,6 +101,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"no command", nil, "no command"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"version with an argument", []string{"version", "x"}, `version: unexpected argument "x"`},
 		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
 		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
 		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: seed "x"`},
@@ -223,6 +224,33 @@ func TestHelpFlags(t *testing.T) {
 			}
 			if !strings.Contains(stdout+stderr, "Usage") && !strings.Contains(stdout+stderr, "--") {
 				t.Errorf("no usage printed: stdout %q stderr %q", stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestHelpToStdout: --help (or -h, or help) on every command and command
+// group prints its usage to standard output, nothing to standard error,
+// and exits 0.
+func TestHelpToStdout(t *testing.T) {
+	for _, args := range [][]string{
+		{"--help"}, {"help"}, {"-h"},
+		{"bench", "--help"}, {"bench", "-h"}, {"bench", "solver", "--help"},
+		{"predict", "--help"}, {"predict", "help"}, {"predict", "eval", "--help"},
+		{"workload", "--help"}, {"workload", "-h"},
+		{"workload", "generate", "--help"}, {"workload", "import", "--help"}, {"workload", "stats", "-h"},
+		{"simulate", "--help"}, {"sweep", "--help"}, {"version", "--help"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, stderr, err := runCLI(t, args...)
+			if err != nil && exitCode(err) != 0 {
+				t.Fatalf("exit status %d: %v", exitCode(err), err)
+			}
+			if !strings.Contains(stdout, "Usage") && !strings.HasPrefix(stdout, "planner — ") {
+				t.Errorf("no usage on stdout: %q", stdout)
+			}
+			if stderr != "" {
+				t.Errorf("stderr %q, want nothing", stderr)
 			}
 		})
 	}

@@ -128,10 +128,10 @@ deterministic solve makes 500 moves (about a 100 ms solve).
 
 // newSimulateFlags registers the flags of one simulation on a new flag set:
 // simulate's own and, with extra flags, sweep's. The flag set is bound to
-// the returned struct.
-func newSimulateFlags(name string, stderr io.Writer, reg experiments.Registry) (*pflag.FlagSet, *simulateFlags) {
+// the returned struct; its usage (--help) is printed to out.
+func newSimulateFlags(name string, out io.Writer, reg experiments.Registry) (*pflag.FlagSet, *simulateFlags) {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(out)
 	f := &simulateFlags{}
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", defaultSchedulers(reg), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
@@ -154,9 +154,9 @@ func newSimulateFlags(name string, stderr io.Writer, reg experiments.Registry) (
 
 // runSimulateWith is runSimulate with the registry given (for tests).
 func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
-	fs, f := newSimulateFlags("simulate", stderr, reg)
+	fs, f := newSimulateFlags("simulate", stdout, reg)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, simulateUsage)
+		fmt.Fprintln(fs.Output(), simulateUsage)
 		fs.PrintDefaults()
 	}
 	if err := parseSimulateArgs(fs, "simulate", args, &f.config); err != nil {

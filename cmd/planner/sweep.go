@@ -122,23 +122,24 @@ type sweepFlags struct {
 
 // runSweepWith is runSweep with the registry given (for tests).
 func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
-	fs, base := newSimulateFlags("sweep", stderr, reg)
+	fs, base := newSimulateFlags("sweep", stdout, reg)
 	var sf sweepFlags
 	fs.StringVar(&sf.vary, "vary", "", "the simulate flag to vary and its values: FLAG=v1,v2,...")
 	fs.StringVar(&sf.study, "study", "", "a named sweep (below); --vary with its flag replaces its values")
 	fs.StringVar(&sf.seeds, "seeds", "", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
 	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this directory"
 	fs.Usage = func() {
-		fmt.Fprint(stderr, sweepUsage+"\n")
-		fmt.Fprintln(stderr, "Studies (each fixes its schedulers and the flags shown unless given):")
+		w := fs.Output()
+		fmt.Fprint(w, sweepUsage+"\n")
+		fmt.Fprintln(w, "Studies (each fixes its schedulers and the flags shown unless given):")
 		for _, s := range studies {
 			fixed := make([]string, len(s.fixed))
 			for i, kv := range s.fixed {
 				fixed[i] = "--" + kv[0] + "=" + kv[1]
 			}
-			fmt.Fprintf(stderr, "  %-15s %s\n  %-15s --vary %s=%s; %s\n", s.name, s.doc, "", s.flag, strings.Join(s.values, ","), strings.Join(fixed, " "))
+			fmt.Fprintf(w, "  %-15s %s\n  %-15s --vary %s=%s; %s\n", s.name, s.doc, "", s.flag, strings.Join(s.values, ","), strings.Join(fixed, " "))
 		}
-		fmt.Fprintln(stderr, "\nFlags:")
+		fmt.Fprintln(w, "\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parseSimulateArgs(fs, "sweep", args, &base.config); err != nil {

@@ -33,13 +33,13 @@ func runWorkload(args []string, stdout, stderr io.Writer) error {
 
 func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("workload generate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // --help prints the usage there
 	var wf workloadFlags
 	var out string
 	wf.register(fs, "generator seed")
 	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -66,7 +66,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 
 func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("workload stats", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // --help prints the usage there
 	var wf workloadFlags
 	var format string
 	wf.register(fs, "generator seed")
@@ -75,7 +75,7 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	nodesFlag := fs.Lookup("nodes")
 	nodesFlag.Usage = "cluster nodes of a generator; for a FILE, the cluster size its offered load is computed for (when not given: the FILE's own cluster)"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -119,13 +119,13 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		return usageError{errors.New("predict: the only subcommand is 'eval'")}
 	}
 	fs := pflag.NewFlagSet("predict eval", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // --help prints the usage there
 	var wf workloadFlags
 	var format string
 	wf.register(fs, "generator seed")
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {

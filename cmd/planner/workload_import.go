@@ -13,7 +13,7 @@ import (
 // runWorkloadImport is `planner workload import --format F PATH -o W.jsonl`.
 func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("workload import", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // --help prints the usage there
 	o := traces.DefaultOptions()
 	var format, out string
 	var skipBad, quiet bool
@@ -34,7 +34,7 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: planner workload import --format FORMAT FILE_OR_DIR [-o W.jsonl] [flags]\n\n"+
+		fmt.Fprintln(fs.Output(), "Usage: planner workload import --format FORMAT FILE_OR_DIR [-o W.jsonl] [flags]\n\n"+
 			"Imports a real trace as a workload: SWF (plain or gzip), the Google\n"+
 			"cluster-data 2011 directory (job_events/, task_events/), Alibaba\n"+
 			"cluster-trace-v2018 batch_task.csv, or the LANL Mustang CSV. Failed,\n"+
