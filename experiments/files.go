@@ -2,10 +2,13 @@ package experiments
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WriteFileAtomic writes path through a temporary file in the same
@@ -75,6 +78,30 @@ func writeBuffered(f *os.File, write func(io.Writer) error) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// NamesPath reports whether err names path already: it is (or wraps) an
+// *fs.PathError or *os.LinkError about path, or its message starts with
+// "path: " (as WriteFileAtomic's own errors do).
+func NamesPath(err error, path string) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return true
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) && (le.Old == path || le.New == path) {
+		return true
+	}
+	return strings.HasPrefix(err.Error(), path+": ")
+}
+
+// WithPath is err with "path: " before it, unless err names path already
+// (NamesPath): a message names its file once ("x: open x: …" twice).
+func WithPath(path string, err error) error {
+	if NamesPath(err, path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // SameFile reports whether paths a and b name the same existing file

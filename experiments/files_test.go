@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +62,51 @@ func TestWriteFileAtomicFollowsLinks(t *testing.T) {
 	os.Symlink("missing.txt", dangling)
 	if err := WriteFileAtomic(dangling, writeString("x")); err == nil || !strings.Contains(err.Error(), dangling) {
 		t.Fatalf("dangling link: error %v, want one naming it", err)
+	}
+}
+
+// TestWithPath: an error is prefixed with its path unless it names the
+// path already, so that no message names a file twice.
+func TestWithPath(t *testing.T) {
+	const p = "out/results.json"
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a path error about it", &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}, "open out/results.json: permission denied"},
+		{"a wrapped path error about it", fmt.Errorf("reading: %w", &fs.PathError{Op: "read", Path: p, Err: fs.ErrClosed}), "reading: read out/results.json: file already closed"},
+		{"a link error about it", &os.LinkError{Op: "rename", Old: "out/.tmp", New: p, Err: fs.ErrExist}, "rename out/.tmp out/results.json: file already exists"},
+		{"a message that starts with it", fmt.Errorf("%s: is a directory", p), "out/results.json: is a directory"},
+		{"a path error about another file", &fs.PathError{Op: "open", Path: "out/.results.json.1", Err: fs.ErrPermission}, "out/results.json: open out/.results.json.1: permission denied"},
+		{"no path", errors.New("disk full"), "out/results.json: disk full"},
+		{"the path inside another name", errors.New("out/results.json.bak: bad"), "out/results.json: out/results.json.bak: bad"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := WithPath(p, tc.err)
+			if err.Error() != tc.want {
+				t.Errorf("%q, want %q", err, tc.want)
+			}
+			if !errors.Is(err, tc.err) {
+				t.Error("the error is not wrapped")
+			}
+		})
+	}
+}
+
+// TestReportWriteDirNamesTheFileOnce: a results file that cannot be
+// written is named once in the error.
+func TestReportWriteDirNamesTheFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "results.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := (&Report{}).WriteDir(dir)
+	if err == nil {
+		t.Fatal("wrote over a directory")
+	}
+	if want := filepath.Join(dir, "results.json") + ": is a directory"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }

@@ -223,7 +223,7 @@ func (r *Report) WriteDir(dir string) error {
 	}
 	for _, f := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
-			return fmt.Errorf("%s: %w", f.name, err)
+			return WithPath(filepath.Join(dir, f.name), err)
 		}
 	}
 	return nil

@@ -164,7 +164,7 @@ func (r *SweepReport) WriteDir(dir string) error {
 		return fmt.Errorf("results.json: %w", err)
 	}
 	if err := writeFileAtomic(filepath.Join(dir, "results.json"), b.Bytes()); err != nil {
-		return err
+		return WithPath(filepath.Join(dir, "results.json"), err)
 	}
 	plots := r.plotMetrics()
 	for _, pm := range plots {
@@ -174,13 +174,16 @@ func (r *SweepReport) WriteDir(dir string) error {
 				return fmt.Errorf("plot %s: %w", pm.name, err)
 			}
 			if err := writeFileAtomic(filepath.Join(dir, pm.name+"."+format), b.Bytes()); err != nil {
-				return err
+				return WithPath(filepath.Join(dir, pm.name+"."+format), err)
 			}
 		}
 	}
 	b.Reset()
 	r.writeMarkdown(&b, plots)
-	return writeFileAtomic(filepath.Join(dir, "report.md"), b.Bytes())
+	if err := writeFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
+		return WithPath(filepath.Join(dir, "report.md"), err)
+	}
+	return nil
 }
 
 // writeMarkdown is report.md: the command, the plots, the mean table.

@@ -141,7 +141,7 @@ func readBestKnown(path string, cfg *experiments.SolverBenchConfig) error {
 	defer f.Close()
 	known, err := experiments.ReadBestKnown(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return experiments.WithPath(path, err)
 	}
 	if cfg.Known == nil {
 		cfg.Known = known

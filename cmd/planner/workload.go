@@ -171,9 +171,19 @@ func writeWorkload(w *workloads.Workload, out string, stdout io.Writer) error {
 		return bw.Flush()
 	}
 	if err := experiments.WriteFileAtomic(out, func(f io.Writer) error { return workloads.Write(f, w) }); err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
+		return flagPathError("--out", out, err)
 	}
 	return nil
+}
+
+// flagPathError is err about the file path given to flag: "flag path:
+// err", or "flag: err" when err names path already (an *os.PathError
+// does), so that the path is not named twice.
+func flagPathError(flag, path string, err error) error {
+	if experiments.NamesPath(err, path) {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	return fmt.Errorf("%s %s: %w", flag, path, err)
 }
 
 // checkOut checks, before any work, that the workload file out (empty or

@@ -147,3 +147,47 @@ func TestWorkloadOutChecked(t *testing.T) {
 		t.Error(`-o - created a file named "-"`)
 	}
 }
+
+// TestErrorsNameAPathOnce: an error about a file names its flag and the
+// file once ("--out x: x: …" named it twice).
+func TestErrorsNameAPathOnce(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "dangling.jsonl")
+	if err := os.Symlink(filepath.Join(dir, "missing", "w.jsonl"), link); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res")
+	if err := os.MkdirAll(filepath.Join(res, "results.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sweepRes := filepath.Join(dir, "sweep")
+	if err := os.MkdirAll(filepath.Join(sweepRes, "results.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		path string // named once
+		want string // the whole error
+	}{
+		{"workload file through a dangling link", []string{"workload", "generate", "--hours", "0.2", "-o", link}, link,
+			"--out: " + link + ": a symbolic link to a missing file: lstat " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{"simulate results over a directory", []string{"simulate", "--nodes", "16", "--hours", "0.34", "--schedulers", "prio", "--quiet", "--out", res}, filepath.Join(res, "results.json"),
+			"--out: " + filepath.Join(res, "results.json") + ": is a directory"},
+		{"sweep results over a directory", []string{"sweep", "--nodes", "16", "--hours", "0.34", "--schedulers", "prio", "--quiet", "--vary", "load=1,2", "--out", sweepRes}, filepath.Join(sweepRes, "results.json"),
+			"--out: " + filepath.Join(sweepRes, "results.json") + ": is a directory"},
+		{"a directory as the workload", []string{"predict", "eval", "--workload", dir}, dir,
+			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if n := strings.Count(err.Error(), tc.path); n != 1 {
+				t.Errorf("error names %s %d times", tc.path, n)
+			}
+		})
+	}
+}

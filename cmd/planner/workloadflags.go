@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/plannerhq/planner/workloads"
 	"github.com/spf13/pflag"
@@ -87,9 +88,12 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		return nil, "", fmt.Errorf("--workload: %w", err)
 	}
 	defer file.Close()
+	if st, err := file.Stat(); err == nil && st.IsDir() {
+		return nil, "", fmt.Errorf("--workload %s: is a directory, want a workload file or a generator (%s)", w.workload, strings.Join(workloads.Generators(), ", "))
+	}
 	wl, err := workloads.Read(file)
 	if err != nil {
-		return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
+		return nil, "", flagPathError("--workload", w.workload, err)
 	}
 	return wl, filepath.Base(w.workload), nil
 }
