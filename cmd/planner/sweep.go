@@ -405,6 +405,13 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 			},
 			Registry: pf.registry(p.reg)})
 	}
+	// The results directory is made before the runs, so that a bad --out
+	// fails at once rather than after them.
+	if b.out != "" {
+		if err := os.MkdirAll(b.out, 0o755); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
 	runs, stats, err := sw.Run(context.Background())
 	if err != nil {
 		return err
@@ -418,19 +425,24 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 		Flag:   p.flag, Label: p.label, Values: p.values, X: p.x, LogX: logAxis(p.x),
 		Schedulers: b.schedulers, Seeds: p.seeds, Runs: runs, Deterministic: b.deterministic, Command: p.Command,
 	}
+	// Standard output first: a failure writing --out then loses nothing.
+	switch b.format {
+	case "json":
+		err = rep.WriteJSON(stdout)
+	case "csv":
+		err = rep.WriteCSV(stdout)
+	default:
+		err = rep.WriteTable(stdout)
+	}
+	if err != nil {
+		return err
+	}
 	if b.out != "" {
 		if err := rep.WriteDir(b.out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	switch b.format {
-	case "json":
-		return rep.WriteJSON(stdout)
-	case "csv":
-		return rep.WriteCSV(stdout)
-	default:
-		return rep.WriteTable(stdout)
-	}
+	return nil
 }
 
 // logAxis: positive values spanning two decades or more are plotted on a

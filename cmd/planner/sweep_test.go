@@ -226,3 +226,43 @@ func TestSweepGeneratorsAndConfig(t *testing.T) {
 		t.Errorf("study with --config: %d runs (want 1, prio only), err %v, out:\n%s", n.Load(), err, out)
 	}
 }
+
+// TestSweepOut: a --out that cannot be a directory fails before any run,
+// and one whose files cannot be written still gets the results to
+// standard output first.
+func TestSweepOut(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "afile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(dir, "blocked")
+	if err := os.MkdirAll(filepath.Join(blocked, "results.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		out        string
+		want       string
+		runs       int64 // built
+		wantStdout bool
+	}{
+		{"a file", file, "--out: mkdir " + file + ": not a directory", 0, false},
+		{"results.json a directory", blocked, "--out: " + filepath.Join(blocked, "results.json") + ": is a directory", 4, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var n atomic.Int64
+			out, err := sweepCLI(t, countingSchedulers(&n), sweepArgs("--vary", "load=1,2", "--format", "csv", "--out", tc.out)...)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if n.Load() != tc.runs {
+				t.Errorf("%d runs built, want %d", n.Load(), tc.runs)
+			}
+			if got := strings.HasPrefix(out, "load,scheduler,"); got != tc.wantStdout {
+				t.Errorf("results on stdout: %v, want %v:\n%s", got, tc.wantStdout, out)
+			}
+		})
+	}
+}
