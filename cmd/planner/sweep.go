@@ -316,7 +316,7 @@ func (p *sweepPlan) checkUsed(given map[string]bool) error {
 // value as the flag holds it (1.0 and 1 are both "1", 1000ms and 1s both
 // "1s"; a workload file's path cleaned), so that values that differ only
 // in how they are written can be told apart from different ones.
-func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (pf *simulateFlags, held string, err error) {
+func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (*simulateFlags, string, error) {
 	fs, pf := newSimulateFlags("point", io.Discard, reg)
 	*pf = *base // the flag set stays bound to pf's fields
 	pf.slack = slices.Clone(base.slack)
@@ -337,7 +337,7 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experi
 	if err := pf.validate(reg); err != nil {
 		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}
-	held = fl.Value.String()
+	held := fl.Value.String()
 	if flag == "workload" && !pf.generated() {
 		held = "file " + filepath.Clean(held)
 	}
