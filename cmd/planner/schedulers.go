@@ -36,6 +36,51 @@ func schedulerRegistry() experiments.Registry {
 	return reg
 }
 
+// reads is a set of the groups of simulate flags that only some
+// schedulers read (readFlags); every scheduler reads the workload, the
+// --interval and --seed.
+type reads uint8
+
+const (
+	// readsSolver: plans with a MILP, whose backend, time limit and
+	// horizon the solver flags set (sigmaConfig).
+	readsSolver reads = 1 << iota
+	// readsEstimates: plans with 3σPredict's runtime estimates, which
+	// --samples-per-feature restricts and --synthetic replaces
+	// (simulateFlags.registry).
+	readsEstimates
+)
+
+// readFlags are the flags of each group of reads, with the reason a flag
+// of the group has no effect when no chosen scheduler reads it.
+var readFlags = []struct {
+	group  reads
+	unread string
+	flags  []string
+}{
+	{readsSolver, "no scheduler in --schedulers plans with a solver", []string{"solver", "solver-timeout", "horizon"}},
+	// backfill-pred uses 3σPredict too, but its own (below).
+	{readsEstimates, "no 3sigma variant in --schedulers plans with 3σPredict's estimates", []string{"samples-per-feature", "synthetic", "synthetic-shift", "synthetic-cov"}},
+}
+
+// schedulerReads is what each scheduler of schedulerRegistry reads of
+// readFlags (TestSchedulerReads keeps the two in step).
+var schedulerReads = map[string]reads{
+	planner.PrioName:     0,
+	prioNoPreemptName:    0,
+	planner.BackfillName: 0,
+	// backfill-pred predicts with its own 3σPredict, with its defaults:
+	// the estimate flags reach only the 3sigma variants that estimate.
+	planner.BackfillPredName:  0,
+	planner.Name3Sigma:        readsSolver | readsEstimates,
+	planner.Name3SigmaNoDist:  readsSolver | readsEstimates,
+	planner.Name3SigmaNoOE:    readsSolver | readsEstimates,
+	planner.Name3SigmaNoAdapt: readsSolver | readsEstimates,
+	planner.NamePointRealEst:  readsSolver | readsEstimates,
+	// pointperfest plans with the true runtimes.
+	planner.NamePointPerfEst: readsSolver,
+}
+
 // sigmaConfig maps a run's options onto the planning cycle's Config.
 func sigmaConfig(o experiments.SchedulerOptions) planner.Config {
 	cfg := planner.Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds()}

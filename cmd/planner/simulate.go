@@ -165,7 +165,7 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
 	}
-	if err := checkUsed(syntheticFlags, fs.Changed, f.unusedReason); err != nil {
+	if err := checkUsed(schedulerFlagNames(), fs.Changed, f.unusedReason); err != nil {
 		return usageError{err}
 	}
 	in, cfg, err := f.prepare()

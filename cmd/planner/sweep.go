@@ -288,10 +288,10 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 
 // checkUsed: a flag given, or the varied one, must have an effect at some
 // point of the sweep (a generator flag needs a point with a generator, a
-// synthetic flag one with --synthetic); otherwise every point would
-// ignore it.
+// synthetic flag one with --synthetic, a solver or estimate flag one with
+// a scheduler that reads it); otherwise every point would ignore it.
 func (p *sweepPlan) checkUsed(given map[string]bool) error {
-	for _, name := range append(generatorFlagNames(), syntheticFlags...) {
+	for _, name := range append(generatorFlagNames(), schedulerFlagNames()...) {
 		if !given[name] && name != p.flag {
 			continue
 		}

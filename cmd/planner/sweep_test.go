@@ -123,7 +123,8 @@ func TestSweepStudyAndFormats(t *testing.T) {
 	if len(lines) != 5 || !strings.HasPrefix(lines[0], "slack,scheduler,workload,seed,slo_miss_rate,") || !strings.HasPrefix(lines[3], "100/180,prio,") {
 		t.Errorf("csv:\n%s", out)
 	}
-	out, err = sweepCLI(t, countingSchedulers(&n), sweepArgs("--vary", "solver-timeout=10ms,1s")...)
+	// A flag only the planning schedulers read needs one of them.
+	out, err = sweepCLI(t, countingSchedulers(&n), "--nodes", "16", "--hours", "0.34", "--schedulers", "prio,pointrealest", "--quiet", "--parallel", "2", "--vary", "solver-timeout=10ms,1s")
 	if err != nil {
 		t.Fatal(err)
 	}

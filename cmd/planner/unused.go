@@ -1,12 +1,18 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Some flags act only with other settings: the generator flags only when
 // --workload names a generator, the widths of the synthetic estimates only
-// with --synthetic. Such a flag given explicitly (on the command line or in
-// a --config file) where it does nothing is a usage error: ignoring it
-// would report results of settings other than the ones asked for.
+// with --synthetic, the solver and estimate flags only when a scheduler of
+// --schedulers reads them (readFlags). Such a flag given explicitly (on the
+// command line or in a --config file) where it does nothing is a usage
+// error: ignoring it would report results of settings other than the ones
+// asked for.
 
 // generatorFlags are the workload flags only a generator reads, with what
 // a workload file fixes in their place.
@@ -29,6 +35,34 @@ func generatorFlagNames() []string {
 // syntheticFlags shape the synthetic estimates of --synthetic.
 var syntheticFlags = []string{"synthetic-shift", "synthetic-cov"}
 
+// schedulerFlagNames are the flags of readFlags, which only some
+// schedulers read.
+func schedulerFlagNames() []string {
+	var names []string
+	for _, g := range readFlags {
+		names = append(names, g.flags...)
+	}
+	return names
+}
+
+// notReadReason says why no scheduler of schedulers reads the flag name,
+// or "" when one does or the flag is not in readFlags. A scheduler without
+// an entry in schedulerReads is taken to read every flag.
+func notReadReason(name string, schedulers []string) string {
+	for _, g := range readFlags {
+		if !slices.Contains(g.flags, name) {
+			continue
+		}
+		for _, s := range schedulers {
+			if r, ok := schedulerReads[s]; !ok || r&g.group != 0 {
+				return ""
+			}
+		}
+		return g.unread + " (" + strings.Join(schedulers, ", ") + ")"
+	}
+	return ""
+}
+
 // unusedReason says why the flag name has no effect with w's workload, or
 // "" when it has one (or is not a workload flag). --seed is asked about
 // only by the commands that use it for nothing but a generator.
@@ -50,12 +84,11 @@ func (w *workloadFlags) unusedReason(name string) string {
 // unusedReason says why the flag name has no effect with the settings of
 // f, or "" when it has one.
 func (f *simulateFlags) unusedReason(name string) string {
-	switch name {
-	case "synthetic-shift", "synthetic-cov":
-		if !f.synthetic {
-			return "has no effect without --synthetic"
-		}
-		return ""
+	if slices.Contains(syntheticFlags, name) && !f.synthetic {
+		return "has no effect without --synthetic"
+	}
+	if why := notReadReason(name, f.schedulers); why != "" {
+		return why
 	}
 	return f.workloadFlags.unusedReason(name)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -19,20 +20,28 @@ func tinyWorkloadFile(t *testing.T) string {
 
 // TestFlagsWithoutEffect: a flag given where it does nothing — a
 // generator flag with a workload file, a synthetic-estimate flag without
-// --synthetic — is a usage error naming it; given where it acts, it is
-// accepted (a sweep needs one point where it acts).
+// --synthetic, a solver or estimate flag that no chosen scheduler reads —
+// is a usage error naming it; given where it acts, it is accepted (a sweep
+// needs one point where it acts).
 func TestFlagsWithoutEffect(t *testing.T) {
 	file := tinyWorkloadFile(t)
 	cfg := filepath.Join(t.TempDir(), "cfg.json")
 	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "load": 1.2}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sim := func(extra ...string) []string {
-		return append([]string{"simulate", "--schedulers", "prio", "--quiet", "--format", "json"}, extra...)
+	solverCfg := filepath.Join(t.TempDir(), "solver.json")
+	if err := os.WriteFile(solverCfg, []byte(`{"solver": "greedy"}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	sweep := func(extra ...string) []string {
-		return append([]string{"sweep", "--schedulers", "prio", "--quiet", "--format", "csv", "--parallel", "1"}, extra...)
+	simWith := func(schedulers string, extra ...string) []string {
+		return append([]string{"simulate", "--schedulers", schedulers, "--quiet", "--format", "json"}, extra...)
 	}
+	sim := func(extra ...string) []string { return simWith("prio", extra...) }
+	sweepWith := func(schedulers string, extra ...string) []string {
+		return append([]string{"sweep", "--schedulers", schedulers, "--quiet", "--format", "csv", "--parallel", "1"}, extra...)
+	}
+	sweep := func(extra ...string) []string { return sweepWith("prio", extra...) }
+	tiny := []string{"--nodes", "16", "--hours", "0.34"}
 	tests := []struct {
 		name string
 		args []string
@@ -46,16 +55,33 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"simulate file and --seed", sim("--workload", file, "--seed", "2"), ""},
 		{"simulate --synthetic-shift alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-shift", "10"), "--synthetic-shift: has no effect without --synthetic"},
 		{"simulate --synthetic-cov alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "0"), "--synthetic-cov: has no effect without --synthetic"},
-		{"simulate --synthetic-cov=20 with --synthetic=false", sim("--nodes", "16", "--hours", "0.34", "--synthetic=false", "--synthetic-cov", "20"), "--synthetic-cov: has no effect without --synthetic"},
+		{"simulate --synthetic-cov=20 with --synthetic=false", simWith("pointrealest", "--nodes", "16", "--hours", "0.34", "--synthetic=false", "--synthetic-cov", "20"), "--synthetic-cov: has no effect without --synthetic"},
+
+		{"simulate prio and --solver", sim(append(tiny, "--solver", "greedy")...), "--solver: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate baselines and --solver-timeout", simWith("prio-nopreempt,backfill,backfill-pred", append(tiny, "--solver-timeout", "2s")...), "--solver-timeout: no scheduler in --schedulers plans with a solver (prio-nopreempt, backfill, backfill-pred)"},
+		{"simulate prio and --horizon", sim(append(tiny, "--horizon", "1h")...), "--horizon: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate prio and --solver-timeout=0", sim(append(tiny, "--solver-timeout=0")...), "--solver-timeout: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate prio and --solver in --config", sim(append(tiny, "--config", solverCfg)...), "--solver: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate prio and --synthetic", sim(append(tiny, "--synthetic")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"simulate prio and --synthetic-cov with --synthetic", sim(append(tiny, "--synthetic", "--synthetic-cov", "10")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"simulate backfill-pred and --samples-per-feature", simWith("backfill-pred", append(tiny, "--samples-per-feature", "5")...), "--samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (backfill-pred)"},
+		{"simulate pointperfest and --synthetic", simWith("pointperfest", append(tiny, "--synthetic")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (pointperfest)"},
+		{"simulate pointperfest and --solver", simWith("prio,pointperfest", append(tiny, "--solver", "greedy", "--horizon", "30m")...), ""},
+		{"simulate pointrealest and --samples-per-feature", simWith("prio,pointrealest", append(tiny, "--samples-per-feature", "5", "--solver-timeout", "10ms")...), ""},
 
 		{"sweep of --load on a file", sweep("--workload", file, "--vary", "load=1,2"), "--vary load: not used with --workload (the workload file sets the arrivals)"},
 		{"sweep on a file with --nodes", sweep("--workload", file, "--nodes", "16", "--vary", "interval=30s,1m"), "--nodes: not used with --workload (the workload file sets the cluster)"},
 		{"study nodes on a file", sweep("--workload", file, "--study", "nodes"), "--vary nodes: not used with --workload (the workload file sets the cluster)"},
 		{"sweep of --synthetic-shift alone", sweep("--nodes", "16", "--hours", "0.34", "--vary", "synthetic-shift=0,10"), "--vary synthetic-shift: has no effect without --synthetic"},
 		{"sweep with --synthetic-cov alone", sweep("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "10", "--vary", "load=1,2"), "--synthetic-cov: has no effect without --synthetic"},
-		{"study shift with --synthetic=false", sweep("--nodes", "16", "--hours", "0.34", "--study", "shift", "--synthetic=false"), "--vary synthetic-shift: has no effect without --synthetic"},
+		{"study shift with --synthetic=false", sweepWith("pointrealest", "--nodes", "16", "--hours", "0.34", "--study", "shift", "--synthetic=false"), "--vary synthetic-shift: has no effect without --synthetic"},
 		// The study fixes --hours 2, which a file ignores: not an error.
-		{"study shift on a file", sweep("--workload", file, "--study", "shift", "--vary", "synthetic-shift=0"), ""},
+		{"study shift on a file", sweepWith("prio,pointrealest", "--workload", file, "--study", "shift", "--vary", "synthetic-shift=0"), ""},
+		{"study shift of prio", sweep("--workload", file, "--study", "shift"), "--vary synthetic-shift: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"study samples of prio", sweep(append(tiny, "--study", "samples")...), "--vary samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"sweep of --solver-timeout for baselines", sweepWith("prio,backfill", append(tiny, "--vary", "solver-timeout=10ms,1s")...), "--vary solver-timeout: no scheduler in --schedulers plans with a solver (prio, backfill)"},
+		{"sweep with --horizon for prio", sweep(append(tiny, "--horizon", "1h", "--vary", "load=1,2")...), "--horizon: no scheduler in --schedulers plans with a solver (prio)"},
+		{"sweep with --solver for prio and pointrealest", sweepWith("prio,pointrealest", append(tiny, "--solver", "greedy", "--vary", "load=1")...), ""},
 		// --nodes acts on the generator's points.
 		{"sweep of a generator and a file with --nodes", sweep("--nodes", "16", "--hours", "0.34", "--vary", "workload=google,"+file), ""},
 		{"sweep of files only with --nodes", sweep("--nodes", "16", "--vary", "workload="+file+","+file+"x"), "--nodes: not used with --workload (the workload file sets the cluster)"},
@@ -92,6 +118,37 @@ func TestFlagsWithoutEffect(t *testing.T) {
 			}
 			if built.Load() != 0 {
 				t.Errorf("%d runs built before the error", built.Load())
+			}
+		})
+	}
+}
+
+// TestSchedulerReads: every registered scheduler says which of the solver
+// and estimate flags it reads, and no other name does.
+func TestSchedulerReads(t *testing.T) {
+	names := schedulerRegistry().Names()
+	if len(schedulerReads) != len(names) {
+		t.Errorf("schedulerReads has %d schedulers, the registry %d", len(schedulerReads), len(names))
+	}
+	for _, n := range names {
+		if _, ok := schedulerReads[n]; !ok {
+			t.Errorf("schedulerReads has no entry for %s", n)
+		}
+	}
+}
+
+// TestStudiesUseTheirFlags: every study, with the schedulers it fixes,
+// varies a flag they read.
+func TestStudiesUseTheirFlags(t *testing.T) {
+	for _, st := range studies {
+		t.Run(st.name, func(t *testing.T) {
+			reg := schedulerRegistry()
+			fs, base := newSimulateFlags("sweep", io.Discard, reg)
+			if err := parseFlags(fs, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := planSweep(fs, base, sweepFlags{study: st.name}, reg); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
