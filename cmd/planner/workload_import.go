@@ -24,13 +24,13 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	var start float64
 	fs.Float64Var(&start, "start", 0, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
 	fs.Float64Var(&o.Hours, "hours", o.Hours, "window length in hours (0: to the end of the trace)")
-	fs.IntVar(&o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
+	decimalVar(fs, &o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
 	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
-	fs.IntVar(&o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
+	decimalVar(fs, &o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
 	fs.Float64Var(&o.Load, "load", 0, "rescale inter-arrival times to this offered load (default: keep the trace's arrivals)")
 	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job")
 	fs.Float64Var(&o.Classes.SLOShare, "slo-share", o.Classes.SLOShare, "share of the offered work carried by SLO jobs")
-	fs.Uint64Var(&o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
+	decimalVar(fs, &o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error")
 	fs.Usage = func() {

@@ -27,11 +27,11 @@ type workloadFlags struct {
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
 	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments) — or a workload FILE")
-	fs.IntVar(&w.nodes, "nodes", 256, "cluster nodes (generators only; 8 racks)")
+	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes (generators only; 8 racks)")
 	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only)")
 	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each)")
 	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (generators only)")
-	fs.Uint64Var(&w.seed, "seed", 1, seedUsage)
+	decimalVar(fs, &w.seed, "seed", 1, seedUsage)
 }
 
 func (w *workloadFlags) validate() error {
