@@ -106,12 +106,7 @@ func TestWholeNumbersNotDecimal(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runCLI(t, tc.args...)
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error %v, want %q", err, tc.want)
-			}
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2", code)
-			}
+			checkUsageError(t, err, tc.want)
 		})
 	}
 }

@@ -52,12 +52,7 @@ func TestValueErrorsInWords(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runCLI(t, tc.args...)
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error %v, want %q", err, tc.want)
-			}
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2", code)
-			}
+			checkUsageError(t, err, tc.want)
 			if msg := err.Error(); strings.Contains(msg, "strconv") || strings.Contains(msg, "parsing") || strings.HasSuffix(msg, "EOF") {
 				t.Errorf("error %q shows the parser's text", msg)
 			}

@@ -41,12 +41,7 @@ func TestDuplicates(t *testing.T) {
 			} else {
 				_, _, err = runCLI(t, append(tc.args, "--quiet")...)
 			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error %v, want %q", err, tc.want)
-			}
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2", code)
-			}
+			checkUsageError(t, err, tc.want)
 			if built.Load() != 0 {
 				t.Errorf("%d runs built before the error", built.Load())
 			}

@@ -24,6 +24,18 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	return out.String(), errb.String(), err
 }
 
+// checkUsageError fails t unless err is the usage error want: that
+// whole one-line message, and exit status 2.
+func checkUsageError(t *testing.T, err error, want string) {
+	t.Helper()
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	if code := exitCode(err); code != 2 {
+		t.Errorf("exit code %d, want 2", code)
+	}
+}
+
 func TestVersionListsBackends(t *testing.T) {
 	out, _, err := runCLI(t, "version")
 	if err != nil {

@@ -306,12 +306,7 @@ func TestIntervalWithinWindow(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || err.Error() != tc.want {
-				t.Fatalf("error %v, want %q", err, tc.want)
-			}
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2", code)
-			}
+			checkUsageError(t, err, tc.want)
 		})
 	}
 }

@@ -107,15 +107,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 				}
 				return
 			}
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if err.Error() != tc.want {
-				t.Errorf("error %q, want %q", err, tc.want)
-			}
-			if code := exitCode(err); code != 2 {
-				t.Errorf("exit code %d, want 2", code)
-			}
+			checkUsageError(t, err, tc.want)
 			if built.Load() != 0 {
 				t.Errorf("%d runs built before the error", built.Load())
 			}
