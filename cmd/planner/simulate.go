@@ -192,22 +192,40 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 		return err
 	}
 	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig()}
-	// Standard output first: a failure writing --out then loses nothing.
-	switch f.format {
+	if f.format == "table" {
+		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
+			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
+	}
+	return writeResults(stdout, f.format, rep, f.out)
+}
+
+// results is a report of simulate or sweep: written to standard output in
+// one of the formats, and as a results directory.
+type results interface {
+	WriteJSON(io.Writer) error
+	WriteCSV(io.Writer) error
+	WriteTable(io.Writer) error
+	WriteDir(dir string) error
+}
+
+// writeResults writes rep to stdout in format (json, csv, or else a
+// table), then, when out is not empty, as the directory out. Standard
+// output comes first: a failure writing out then loses nothing.
+func writeResults(stdout io.Writer, format string, rep results, out string) error {
+	var err error
+	switch format {
 	case "json":
 		err = rep.WriteJSON(stdout)
 	case "csv":
 		err = rep.WriteCSV(stdout)
 	default:
-		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
-			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
 		err = rep.WriteTable(stdout)
 	}
 	if err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := rep.WriteDir(f.out); err != nil {
+	if out != "" {
+		if err := rep.WriteDir(out); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
 	}

@@ -425,24 +425,7 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 		Flag:   p.flag, Label: p.label, Values: p.values, X: p.x, LogX: logAxis(p.x),
 		Schedulers: b.schedulers, Seeds: p.seeds, Runs: runs, Deterministic: b.deterministic, Command: p.Command,
 	}
-	// Standard output first: a failure writing --out then loses nothing.
-	switch b.format {
-	case "json":
-		err = rep.WriteJSON(stdout)
-	case "csv":
-		err = rep.WriteCSV(stdout)
-	default:
-		err = rep.WriteTable(stdout)
-	}
-	if err != nil {
-		return err
-	}
-	if b.out != "" {
-		if err := rep.WriteDir(b.out); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-	}
-	return nil
+	return writeResults(stdout, b.format, rep, b.out)
 }
 
 // logAxis: positive values spanning two decades or more are plotted on a
