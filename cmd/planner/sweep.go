@@ -176,9 +176,14 @@ type sweepPlan struct {
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experiments.Registry) (*sweepPlan, error) {
 	p := &sweepPlan{base: base, reg: reg, study: sf.study}
 	// The flags given on the command line or in --config, before a study
-	// sets its own: only these must have an effect at some point.
+	// sets its own: only these must have an effect at some point. (A
+	// --config setting is marked Changed but is not one fs.Visit sees.)
 	given := map[string]bool{}
-	fs.Visit(func(fl *pflag.Flag) { given[fl.Name] = true })
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed {
+			given[fl.Name] = true
+		}
+	})
 	var flag string
 	var values []string
 	if sf.vary != "" {

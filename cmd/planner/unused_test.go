@@ -80,6 +80,8 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"study shift of prio", sweep("--workload", file, "--study", "shift"), "--vary synthetic-shift: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"study samples of prio", sweep(append(tiny, "--study", "samples")...), "--vary samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"sweep of --solver-timeout for baselines", sweepWith("prio,backfill", append(tiny, "--vary", "solver-timeout=10ms,1s")...), "--vary solver-timeout: no scheduler in --schedulers plans with a solver (prio, backfill)"},
+		{"sweep on a file with load in --config", sweep("--config", cfg, "--vary", "interval=30s,1m"), "--load: not used with --workload (the workload file sets the arrivals)"},
+		{"sweep of prio with --solver in --config", sweep(append(tiny, "--config", solverCfg, "--vary", "load=1,2")...), "--solver: no scheduler in --schedulers plans with a solver (prio)"},
 		{"sweep with --horizon for prio", sweep(append(tiny, "--horizon", "1h", "--vary", "load=1,2")...), "--horizon: no scheduler in --schedulers plans with a solver (prio)"},
 		{"sweep with --solver for prio and pointrealest", sweepWith("prio,pointrealest", append(tiny, "--solver", "greedy", "--vary", "load=1")...), ""},
 		// --nodes acts on the generator's points.
