@@ -165,7 +165,7 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
 	}
-	if err := checkUsed(schedulerFlagNames(), fs.Changed, f.unusedReason); err != nil {
+	if err := checkUsed(givenFlags(fs), schedulerFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
 	in, cfg, err := f.prepare()
@@ -174,7 +174,7 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	}
 	// Checked once the workload is read, so that a missing or malformed
 	// file is reported as such first.
-	if err := checkUsed(generatorFlagNames(), fs.Changed, f.unusedReason); err != nil {
+	if err := checkUsed(givenFlags(fs), generatorFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
 	// The results directory is made before the run, so that a bad --out
@@ -424,9 +424,16 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 		if fl.Changed {
 			continue // the command line wins
 		}
+		// A setting of the file counts as given, like a command-line flag
+		// (sweep's studies and conflict checks ask fs.Changed), and errors
+		// about it name the file (givenName).
+		fl.Changed = true
+		if err := fs.SetAnnotation(k, configAnnotation, []string{path}); err != nil {
+			return err
+		}
 		v, err := configValue(m[k])
 		if err != nil {
-			return fmt.Errorf("--config %s: %s: %w", path, k, err)
+			return fmt.Errorf("%s: %w", givenName(fl), err)
 		}
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
 			err = sv.Replace(splitList(v))
@@ -434,13 +441,23 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 			err = fl.Value.Set(v)
 		}
 		if err != nil {
-			return valueError(fmt.Sprintf("--config %s: %s", path, k), fl, v, err)
+			return valueError(givenName(fl), fl, v, err)
 		}
-		// A setting of the file counts as given, like a command-line flag
-		// (sweep's studies and conflict checks ask fs.Changed).
-		fl.Changed = true
 	}
 	return nil
+}
+
+// configAnnotation marks a flag set by a --config file; its value is the
+// file's path.
+const configAnnotation = "config"
+
+// givenName is how an error names the flag fl: "--nodes", or for a
+// setting of a --config file "--config c.json: nodes".
+func givenName(fl *pflag.Flag) string {
+	if path, ok := fl.Annotations[configAnnotation]; ok {
+		return "--config " + path[0] + ": " + fl.Name
+	}
+	return "--" + fl.Name
 }
 
 func splitList(v string) []string {

@@ -176,14 +176,8 @@ type sweepPlan struct {
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experiments.Registry) (*sweepPlan, error) {
 	p := &sweepPlan{base: base, reg: reg, study: sf.study}
 	// The flags given on the command line or in --config, before a study
-	// sets its own: only these must have an effect at some point. (A
-	// --config setting is marked Changed but is not one fs.Visit sees.)
-	given := map[string]bool{}
-	fs.VisitAll(func(fl *pflag.Flag) {
-		if fl.Changed {
-			given[fl.Name] = true
-		}
-	})
+	// sets its own: only these must have an effect at some point.
+	given := givenFlags(fs)
 	var flag string
 	var values []string
 	if sf.vary != "" {
@@ -295,9 +289,9 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 // point of the sweep (a generator flag needs a point with a generator, a
 // synthetic flag one with --synthetic, a solver or estimate flag one with
 // a scheduler that reads it); otherwise every point would ignore it.
-func (p *sweepPlan) checkUsed(given map[string]bool) error {
+func (p *sweepPlan) checkUsed(given map[string]string) error {
 	for _, name := range append(generatorFlagNames(), schedulerFlagNames()...) {
-		if !given[name] && name != p.flag {
+		if _, ok := given[name]; !ok && name != p.flag {
 			continue
 		}
 		why := ""
@@ -311,7 +305,7 @@ func (p *sweepPlan) checkUsed(given map[string]bool) error {
 		case name == p.flag:
 			return fmt.Errorf("--vary %s: %s", name, why)
 		default:
-			return fmt.Errorf("--%s: %s", name, why)
+			return fmt.Errorf("%s: %s", given[name], why)
 		}
 	}
 	return nil

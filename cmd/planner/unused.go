@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // Some flags act only with other settings: the generator flags only when
@@ -93,15 +95,29 @@ func (f *simulateFlags) unusedReason(name string) string {
 	return f.workloadFlags.unusedReason(name)
 }
 
+// givenFlags are the flags of fs given on the command line or in a
+// --config file, each with how an error names it (givenName).
+func givenFlags(fs *pflag.FlagSet) map[string]string {
+	given := map[string]string{}
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed {
+			given[fl.Name] = givenName(fl)
+		}
+	})
+	return given
+}
+
 // checkUsed returns an error naming the first of names that was given
-// but has no effect (reason(name) is not empty).
-func checkUsed(names []string, given func(string) bool, reason func(string) string) error {
+// (a key of given, whose value names it) but has no effect (reason(name)
+// is not empty).
+func checkUsed(given map[string]string, names []string, reason func(string) string) error {
 	for _, n := range names {
-		if !given(n) {
+		as, ok := given[n]
+		if !ok {
 			continue
 		}
 		if why := reason(n); why != "" {
-			return fmt.Errorf("--%s: %s", n, why)
+			return fmt.Errorf("%s: %s", as, why)
 		}
 	}
 	return nil

@@ -21,8 +21,8 @@ func tinyWorkloadFile(t *testing.T) string {
 // TestFlagsWithoutEffect: a flag given where it does nothing — a
 // generator flag with a workload file, a synthetic-estimate flag without
 // --synthetic, a solver or estimate flag that no chosen scheduler reads —
-// is a usage error naming it; given where it acts, it is accepted (a sweep
-// needs one point where it acts).
+// is a usage error naming it (and the --config file that set it); given
+// where it acts, it is accepted (a sweep needs one point where it acts).
 func TestFlagsWithoutEffect(t *testing.T) {
 	file := tinyWorkloadFile(t)
 	cfg := filepath.Join(t.TempDir(), "cfg.json")
@@ -51,7 +51,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"simulate file and --hours", sim("--workload", file, "--hours", "0.5"), "--hours: not used with --workload (the workload file sets the window)"},
 		{"simulate file and --load", sim("--workload", file, "--load", "1.4"), "--load: not used with --workload (the workload file sets the arrivals)"},
 		{"simulate file and --slack", sim("--workload", file, "--slack", "20"), "--slack: not used with --workload (the workload file sets the deadlines)"},
-		{"simulate file and load in --config", sim("--config", cfg), "--load: not used with --workload (the workload file sets the arrivals)"},
+		{"simulate file and load in --config", sim("--config", cfg), "--config " + cfg + ": load: not used with --workload (the workload file sets the arrivals)"},
 		{"simulate file and --seed", sim("--workload", file, "--seed", "2"), ""},
 		{"simulate --synthetic-shift alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-shift", "10"), "--synthetic-shift: has no effect without --synthetic"},
 		{"simulate --synthetic-cov alone", sim("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "0"), "--synthetic-cov: has no effect without --synthetic"},
@@ -61,7 +61,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"simulate baselines and --solver-timeout", simWith("prio-nopreempt,backfill,backfill-pred", append(tiny, "--solver-timeout", "2s")...), "--solver-timeout: no scheduler in --schedulers plans with a solver (prio-nopreempt, backfill, backfill-pred)"},
 		{"simulate prio and --horizon", sim(append(tiny, "--horizon", "1h")...), "--horizon: no scheduler in --schedulers plans with a solver (prio)"},
 		{"simulate prio and --solver-timeout=0", sim(append(tiny, "--solver-timeout=0")...), "--solver-timeout: no scheduler in --schedulers plans with a solver (prio)"},
-		{"simulate prio and --solver in --config", sim(append(tiny, "--config", solverCfg)...), "--solver: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate prio and --solver in --config", sim(append(tiny, "--config", solverCfg)...), "--config " + solverCfg + ": solver: no scheduler in --schedulers plans with a solver (prio)"},
 		{"simulate prio and --synthetic", sim(append(tiny, "--synthetic")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"simulate prio and --synthetic-cov with --synthetic", sim(append(tiny, "--synthetic", "--synthetic-cov", "10")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"simulate backfill-pred and --samples-per-feature", simWith("backfill-pred", append(tiny, "--samples-per-feature", "5")...), "--samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (backfill-pred)"},
@@ -80,8 +80,8 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"study shift of prio", sweep("--workload", file, "--study", "shift"), "--vary synthetic-shift: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"study samples of prio", sweep(append(tiny, "--study", "samples")...), "--vary samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"sweep of --solver-timeout for baselines", sweepWith("prio,backfill", append(tiny, "--vary", "solver-timeout=10ms,1s")...), "--vary solver-timeout: no scheduler in --schedulers plans with a solver (prio, backfill)"},
-		{"sweep on a file with load in --config", sweep("--config", cfg, "--vary", "interval=30s,1m"), "--load: not used with --workload (the workload file sets the arrivals)"},
-		{"sweep of prio with --solver in --config", sweep(append(tiny, "--config", solverCfg, "--vary", "load=1,2")...), "--solver: no scheduler in --schedulers plans with a solver (prio)"},
+		{"sweep on a file with load in --config", sweep("--config", cfg, "--vary", "interval=30s,1m"), "--config " + cfg + ": load: not used with --workload (the workload file sets the arrivals)"},
+		{"sweep of prio with --solver in --config", sweep(append(tiny, "--config", solverCfg, "--vary", "load=1,2")...), "--config " + solverCfg + ": solver: no scheduler in --schedulers plans with a solver (prio)"},
 		{"sweep with --horizon for prio", sweep(append(tiny, "--horizon", "1h", "--vary", "load=1,2")...), "--horizon: no scheduler in --schedulers plans with a solver (prio)"},
 		{"sweep with --solver for prio and pointrealest", sweepWith("prio,pointrealest", append(tiny, "--solver", "greedy", "--vary", "load=1")...), ""},
 		// --nodes acts on the generator's points.

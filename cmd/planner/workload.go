@@ -97,7 +97,7 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// --nodes is used with a file too (the load's cluster).
-	if err := checkUsed([]string{"hours", "load", "slack", "seed"}, fs.Changed, wf.unusedReason); err != nil {
+	if err := checkUsed(givenFlags(fs), []string{"hours", "load", "slack", "seed"}, wf.unusedReason); err != nil {
 		return usageError{err}
 	}
 	loadNodes := 0 // the workload's cluster
@@ -144,7 +144,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := checkUsed(append(generatorFlagNames(), "seed"), fs.Changed, wf.unusedReason); err != nil {
+	if err := checkUsed(givenFlags(fs), append(generatorFlagNames(), "seed"), wf.unusedReason); err != nil {
 		return usageError{err}
 	}
 	prof, err := experiments.EvaluatePredictor(w)
