@@ -117,7 +117,20 @@ func Write(out io.Writer, w *Workload) error {
 // header, and every rule of Validate are errors that name the line
 // (*LineError, matching ErrInvalid for rule violations). Read never panics
 // on any input.
-func Read(r io.Reader) (*Workload, error) {
+func Read(r io.Reader) (*Workload, error) { return read(r, false) }
+
+// ReadHeader reads and validates the header line of a workload file, as
+// Read does, and stops there: the job lines are neither read nor checked.
+func ReadHeader(r io.Reader) (*Header, error) {
+	w, err := read(r, true)
+	if err != nil {
+		return nil, err
+	}
+	return &w.Header, nil
+}
+
+// read is Read; with headerOnly it returns after the header line.
+func read(r io.Reader, headerOnly bool) (*Workload, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
 	line := 0
@@ -136,6 +149,9 @@ func Read(r io.Reader) (*Workload, error) {
 			}
 			if err := validateHeader(&w.Header); err != nil {
 				return nil, lineErr(line, err)
+			}
+			if headerOnly {
+				return &w, nil
 			}
 			v = newValidator(&w.Header)
 			continue

@@ -203,3 +203,25 @@ func TestWriteRejectsInvalid(t *testing.T) {
 		t.Error("Write(nil) succeeded")
 	}
 }
+
+// TestReadHeader: ReadHeader returns the header of a file whose job lines
+// are broken, and fails as Read does on a bad or missing header line.
+func TestReadHeader(t *testing.T) {
+	valid := strings.Split(strings.TrimSuffix(string(encode(t, smallWorkload())), "\n"), "\n")
+	h, err := ReadHeader(strings.NewReader(valid[0] + "\nnot a job\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.WindowS != 3600 || h.Jobs != 3 {
+		t.Errorf("header %+v, want window_s 3600 and 3 jobs", h)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", "", "workload line 1: empty input, want a header line"},
+		{"blank", "\n", "workload line 1: blank line"},
+		{"zero window", strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be in (0, 1e+09], got 0"},
+	} {
+		if _, err := ReadHeader(strings.NewReader(tc.text)); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
