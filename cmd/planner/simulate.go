@@ -276,8 +276,8 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	}
 	// A generator's window was checked with the flags; a file's is known
 	// now.
-	if f.interval.Seconds() > in.Window {
-		return experiments.Input{}, experiments.RunConfig{}, usageError{intervalTooLong(f.interval, fmt.Sprintf("the window of the workload file %s (%s)", in.Name, seconds(in.Window)))}
+	if err := f.checkFileWindow(in.Name, in.Window); err != nil {
+		return experiments.Input{}, experiments.RunConfig{}, err
 	}
 	params.IntervalS = f.interval.Seconds()
 	params.HorizonS = f.horizon.Seconds()
@@ -346,6 +346,15 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 // report every SLO missed.
 func intervalTooLong(interval time.Duration, window string) error {
 	return fmt.Errorf("--interval: %s is longer than %s", interval, window)
+}
+
+// checkFileWindow is the usage error of an --interval longer than
+// windowS, the window of the workload file name, or nil.
+func (f *simulateFlags) checkFileWindow(name string, windowS float64) error {
+	if f.interval.Seconds() > windowS {
+		return usageError{intervalTooLong(f.interval, fmt.Sprintf("the window of the workload file %s (%s)", name, seconds(windowS)))}
+	}
+	return nil
 }
 
 // seconds is a duration of s seconds (s within a duration's range).

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/plannerhq/planner/workloads"
@@ -281,7 +282,8 @@ func TestSimulateOutCheckedFirst(t *testing.T) {
 // TestIntervalWithinWindow: an --interval longer than the workload's
 // window (no cycle while jobs arrive: every SLO "missed") is a usage error
 // naming --interval, for a generator's --hours and for a file's window;
-// one as long as the window is accepted.
+// one as long as the window is accepted. A sweep checks every point before
+// it runs any.
 func TestIntervalWithinWindow(t *testing.T) {
 	file := tinyWorkloadFile(t) // a 30-minute window
 	tests := []struct {
@@ -296,10 +298,19 @@ func TestIntervalWithinWindow(t *testing.T) {
 		{"file, interval as long as the window", []string{"simulate", "--workload", file, "--interval", "30m"}, ""},
 		{"sweep of the interval", []string{"sweep", "--nodes", "16", "--hours", "0.5", "--vary", "interval=1m,6h"}, "--vary interval=6h: --interval: 6h0m0s is longer than the simulated window (--hours 0.5: 30m0s)"},
 		{"sweep of the hours", []string{"sweep", "--nodes", "16", "--interval", "10m", "--vary", "hours=0.1,1"}, "--vary hours=0.1: --interval: 10m0s is longer than the simulated window (--hours 0.1: 6m0s)"},
+		{"sweep of the interval on a file", []string{"sweep", "--workload", file, "--vary", "interval=1m,45m"}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
+		{"sweep of a generator and a file", []string{"sweep", "--nodes", "16", "--hours", "1", "--interval", "45m", "--vary", "workload=google," + file}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := runCLI(t, append(tc.args, "--schedulers", "prio", "--quiet")...)
+			args := append(tc.args, "--schedulers", "prio", "--quiet")
+			var err error
+			var built atomic.Int64
+			if args[0] == "sweep" {
+				_, err = sweepCLI(t, countingSchedulers(&built), args[1:]...)
+			} else {
+				_, _, err = runCLI(t, args...)
+			}
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -307,6 +318,9 @@ func TestIntervalWithinWindow(t *testing.T) {
 				return
 			}
 			checkUsageError(t, err, tc.want)
+			if built.Load() != 0 {
+				t.Errorf("%d runs built before the error", built.Load())
+			}
 		})
 	}
 }

@@ -374,22 +374,36 @@ type pointConfig struct {
 
 func (p *sweepPlan) run(stdout io.Writer) error {
 	b := p.base
-	fileHash := map[string]string{}
+	// Of each workload file: its content's hash and its window.
+	type fileFacts struct {
+		sha256  string
+		windowS float64
+	}
+	files := map[string]fileFacts{}
 	sw := &experiments.Sweep{Schedulers: b.schedulers, Registry: p.reg, Dir: b.out, Parallel: b.parallel,
 		Deterministic: b.deterministic, Progress: p.Progress}
 	for i, pf := range p.points {
 		cfg := pointConfig{simulateConfig: pf.effectiveConfig()}
 		cfg.Schedulers = nil
 		if !pf.generated() {
-			h, ok := fileHash[pf.workload]
+			ff, ok := files[pf.workload]
 			if !ok {
-				var err error
-				if h, err = hashFile(pf.workload); err != nil {
+				h, err := pf.header()
+				if err != nil {
+					return err
+				}
+				ff.windowS = h.WindowS
+				if ff.sha256, err = hashFile(pf.workload); err != nil {
 					return fmt.Errorf("--workload: %w", err)
 				}
-				fileHash[pf.workload] = h
+				files[pf.workload] = ff
 			}
-			cfg.WorkloadSHA256 = h
+			cfg.WorkloadSHA256 = ff.sha256
+			// Checked for every point before the first runs, as simulate
+			// checks it.
+			if err := pf.checkFileWindow(filepath.Base(pf.workload), ff.windowS); err != nil {
+				return err
+			}
 		}
 		value := p.values[i/len(p.seeds)]
 		param := &experiments.SweepParam{Flag: p.flag, Value: value, Unit: p.unit}

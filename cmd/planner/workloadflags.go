@@ -83,17 +83,42 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		}
 		return wl, w.workload, nil
 	}
-	file, err := os.Open(w.workload)
+	file, err := w.openFile()
 	if err != nil {
-		return nil, "", fmt.Errorf("--workload: %w", err)
+		return nil, "", err
 	}
 	defer file.Close()
-	if st, err := file.Stat(); err == nil && st.IsDir() {
-		return nil, "", fmt.Errorf("--workload %s: is a directory, want a workload file or a generator (%s)", w.workload, strings.Join(workloads.Generators(), ", "))
-	}
 	wl, err := workloads.Read(file)
 	if err != nil {
 		return nil, "", flagPathError("--workload", w.workload, err)
 	}
 	return wl, filepath.Base(w.workload), nil
+}
+
+// header reads the header of the workload file --workload names (not a
+// generator), with the errors of open.
+func (w *workloadFlags) header() (*workloads.Header, error) {
+	file, err := w.openFile()
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	h, err := workloads.ReadHeader(file)
+	if err != nil {
+		return nil, flagPathError("--workload", w.workload, err)
+	}
+	return h, nil
+}
+
+// openFile opens the workload file --workload names.
+func (w *workloadFlags) openFile() (*os.File, error) {
+	file, err := os.Open(w.workload)
+	if err != nil {
+		return nil, fmt.Errorf("--workload: %w", err)
+	}
+	if st, err := file.Stat(); err == nil && st.IsDir() {
+		file.Close()
+		return nil, fmt.Errorf("--workload %s: is a directory, want a workload file or a generator (%s)", w.workload, strings.Join(workloads.Generators(), ", "))
+	}
+	return file, nil
 }
