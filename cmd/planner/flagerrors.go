@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -27,9 +28,11 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 // valueError says why value, given to the flag fl and reported under
 // name (the flag, or where its value came from), did not parse: an empty
 // item of a list (`--jobs: empty item in "10,,20"`), an item or value that
-// is not a number (`--jobs: "x" is not a whole number`) or out of range,
-// a duration without its unit. The flag library's own wording names Go
-// functions (`strconv.Atoi: parsing "": invalid syntax`).
+// is not a number (`--jobs: "x" is not a whole number`), a number or a
+// duration out of range (`--interval: "9999999999h" is out of range`), a
+// duration without its unit. The flag library's own wording names Go
+// functions (`strconv.Atoi: parsing "": invalid syntax`, `time: invalid
+// duration "9999999999h"`).
 func valueError(name string, fl *pflag.Flag, value string, cause error) error {
 	_, list := fl.Value.(pflag.SliceValue)
 	var num *strconv.NumError
@@ -40,11 +43,19 @@ func valueError(name string, fl *pflag.Flag, value string, cause error) error {
 		return fmt.Errorf("%s: %q is out of range", name, num.Num)
 	case errors.As(cause, &num):
 		return fmt.Errorf("%s: %q is not %s", name, num.Num, numberWords(num.Func))
+	case fl.Value.Type() == "duration" && durationForm.MatchString(value):
+		return fmt.Errorf("%s: %q is out of range", name, value)
 	case fl.Value.Type() == "duration":
 		return fmt.Errorf("%s: %q is not a duration (a number and a unit: 90s, 5m, 1h30m)", name, value)
 	}
 	return fmt.Errorf("%s: bad value %q: %w", name, value, cause)
 }
+
+// durationForm is the form time.ParseDuration reads: a sign, then numbers
+// each with its unit (1h30m, 1.5s, .5m). Its error does not tell a value
+// of this form that is too large (beyond 2562047h) from one that is not a
+// duration; a value of this form that does not parse is too large.
+var durationForm = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$`)
 
 // numberWords is what a value parsed by the strconv function fn must be.
 func numberWords(fn string) string {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestValueErrorsInWords: a value that does not parse — a list item, a
@@ -40,6 +41,11 @@ func TestValueErrorsInWords(t *testing.T) {
 		{"negative seed of a run", []string{"simulate", "--seed", "-1"}, `--seed: "-1" is not a whole number ≥ 0`},
 		{"number out of range", []string{"simulate", "--hours", "1e400"}, `--hours: "1e400" is out of range`},
 		{"duration without unit", []string{"simulate", "--interval", "5"}, `--interval: "5" is not a duration (a number and a unit: 90s, 5m, 1h30m)`},
+		{"duration out of range", []string{"simulate", "--interval", "9999999999h"}, `--interval: "9999999999h" is out of range`},
+		{"duration out of range in parts", []string{"simulate", "--interval", "2000000h2000000h"}, `--interval: "2000000h2000000h" is out of range`},
+		{"solve limit out of range", []string{"bench", "solver", "--timeout", "99999999999s"}, `--timeout: "99999999999s" is out of range`},
+		{"sweep duration out of range", []string{"sweep", "--vary", "interval=1m,9999999999h"}, `--vary interval=9999999999h: "9999999999h" is out of range`},
+		{"duration with an unknown unit", []string{"simulate", "--interval", "5d"}, `--interval: "5d" is not a duration (a number and a unit: 90s, 5m, 1h30m)`},
 		{"not a boolean", []string{"simulate", "--quiet=maybe"}, `--quiet: "maybe" is not true or false`},
 		{"empty config file", []string{"simulate", "--config", empty}, "--config " + empty + ": empty file (want a JSON object whose keys are flag names)"},
 		{"config file not an object", []string{"simulate", "--config", array}, "--config " + array + ": not a JSON object whose keys are flag names: it holds a JSON array"},
@@ -57,5 +63,24 @@ func TestValueErrorsInWords(t *testing.T) {
 				t.Errorf("error %q shows the parser's text", msg)
 			}
 		})
+	}
+}
+
+// TestDurationForm: durationForm holds every duration time.ParseDuration
+// reads (so that a value of it that does not parse is one too large) and
+// none it refuses for its form.
+func TestDurationForm(t *testing.T) {
+	for _, s := range []string{"1h30m", "1.5s", ".5m", "5.m", "-1s", "+2h", "1µs", "1μs", "1us", "10ns", "0s", "2562047h"} {
+		if _, err := time.ParseDuration(s); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if !durationForm.MatchString(s) {
+			t.Errorf("%q does not match durationForm", s)
+		}
+	}
+	for _, s := range []string{"", "5", "5d", ".s", "h", "1h 30m", " 1h", "1.2.3s", "--1s"} {
+		if durationForm.MatchString(s) {
+			t.Errorf("%q matches durationForm", s)
+		}
 	}
 }
