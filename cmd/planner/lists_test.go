@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -44,6 +45,27 @@ func TestDuplicates(t *testing.T) {
 			checkUsageError(t, err, tc.want)
 			if built.Load() != 0 {
 				t.Errorf("%d runs built before the error", built.Load())
+			}
+		})
+	}
+}
+
+// TestSweepValuesThatDiffer: values that differ, however little, are not
+// the same value given twice.
+func TestSweepValuesThatDiffer(t *testing.T) {
+	for _, vary := range []string{"slack=20.0000001,20.0000004", "slack=20/40.0000001,20/40.0000004", "load=1.0000001,1.0000004", "hours=0.5,0.5000001"} {
+		t.Run(vary, func(t *testing.T) {
+			reg := schedulerRegistry()
+			fs, base := newSimulateFlags("sweep", io.Discard, reg)
+			if err := parseFlags(fs, nil); err != nil {
+				t.Fatal(err)
+			}
+			p, err := planSweep(fs, base, sweepFlags{vary: vary}, reg)
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if len(p.points) != 2 {
+				t.Errorf("%d points, want 2", len(p.points))
 			}
 		})
 	}

@@ -313,8 +313,9 @@ func (p *sweepPlan) checkUsed(given map[string]string) error {
 
 // pointFlags are base with --flag set to value and the seed; held is the
 // value as the flag holds it (1.0 and 1 are both "1", 1000ms and 1s both
-// "1s"; a workload file's path cleaned), so that values that differ only
-// in how they are written can be told apart from different ones.
+// "1s"; a workload file's path cleaned), exactly, so that values that
+// differ only in how they are written can be told apart from different
+// ones.
 func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (*simulateFlags, string, error) {
 	fs, pf := newSimulateFlags("point", io.Discard, reg)
 	*pf = *base // the flag set stays bound to pf's fields
@@ -337,10 +338,26 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experi
 		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}
 	held := fl.Value.String()
-	if flag == "workload" && !pf.generated() {
+	switch {
+	case fl.Value.Type() == "float64Slice":
+		// The flag library writes a float list with 6 decimals
+		// (20.0000001 and 20.0000004 both "20.000000").
+		held = exactFloats(set)
+	case flag == "workload" && !pf.generated():
 		held = "file " + filepath.Clean(held)
 	}
 	return pf, held, nil
+}
+
+// exactFloats writes the items of list, comma-separated numbers that
+// parse, each as the shortest text that reads back as the same float64.
+func exactFloats(list string) string {
+	items := strings.Split(list, ",")
+	for i, s := range items {
+		v, _ := strconv.ParseFloat(s, 64)
+		items[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(items, ",")
 }
 
 // xValue is a value's position on the x axis: the number, a duration in
