@@ -103,6 +103,9 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.ValidateInstances(); err != nil {
 		return usageError{err}
 	}
+	if len(solvers) == 0 {
+		return usageError{fmt.Errorf("--solvers: give at least one backend (this build has: %s)", strings.Join(solver.Backends(), ", "))}
+	}
 	for _, name := range solvers {
 		if _, err := solver.New(name); err != nil {
 			return usageError{fmt.Errorf("--solvers: %w", err)}

@@ -115,6 +115,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"version with an argument", []string{"version", "x"}, `version: unexpected argument "x"`},
 		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
+		{"no solver", []string{"bench", "solver", "--solvers", ""}, "--solvers: give at least one backend (this build has: " + strings.Join(solver.Backends(), ", ") + ")"},
 		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
 		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: seed "x"`},
 		{"huge timeout", []string{"bench", "solver", "--timeout", "2562047h"}, "--timeout: must be in (0, 1h0m0s]"},
