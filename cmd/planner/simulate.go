@@ -61,6 +61,10 @@ type simulateFlags struct {
 	deterministic bool
 	quiet         bool
 	estimateFlags
+	// intervalGiven: --interval was given (on the command line, in
+	// --config, or as a sweep's value), so that an interval longer than a
+	// generator's window is blamed on it rather than on --hours.
+	intervalGiven bool
 }
 
 // estimateFlags replace or restrict the runtime knowledge of the planning
@@ -159,7 +163,7 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 		fmt.Fprintln(fs.Output(), simulateUsage)
 		fs.PrintDefaults()
 	}
-	if err := parseSimulateArgs(fs, "simulate", args, &f.config); err != nil {
+	if err := parseSimulateArgs(fs, "simulate", args, f); err != nil {
 		return err
 	}
 	if err := f.validate(reg); err != nil {
@@ -324,8 +328,10 @@ func (f *simulateFlags) validate(reg experiments.Registry) error {
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
 	case f.interval < minInterval:
 		return fmt.Errorf("--interval: must be ≥ %s, got %s", minInterval, f.interval)
-	case f.generated() && f.interval.Seconds() > f.hours*3600:
+	case f.generated() && f.interval.Seconds() > f.hours*3600 && f.intervalGiven:
 		return intervalTooLong(f.interval, fmt.Sprintf("the simulated window (--hours %v: %s)", f.hours, seconds(f.hours*3600)))
+	case f.generated() && f.interval.Seconds() > f.hours*3600:
+		return fmt.Errorf("--hours: %v (%s) is shorter than the scheduling interval (--interval, default %s)", f.hours, seconds(f.hours*3600), f.interval)
 	case f.solverTimeout < 0 || f.solverTimeout > maxSolveLimit:
 		return fmt.Errorf("--solver-timeout: must be in [0, %s], got %s", maxSolveLimit, f.solverTimeout)
 	case f.horizon < 0:
@@ -387,20 +393,21 @@ func offeredLoad(w *workloads.Workload) float64 {
 }
 
 // parseSimulateArgs parses the command line of cmd (simulate or sweep),
-// which takes no arguments, then applies *config, the --config file, if
-// given; every failure is a usage error.
-func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, config *string) error {
+// which takes no arguments, into f (bound to fs), then applies f.config,
+// the --config file, if given; every failure is a usage error.
+func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, f *simulateFlags) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))}
 	}
-	if *config != "" {
-		if err := applyConfigFile(fs, *config); err != nil {
+	if f.config != "" {
+		if err := applyConfigFile(fs, f.config); err != nil {
 			return usageError{err}
 		}
 	}
+	f.intervalGiven = fs.Changed("interval")
 	return nil
 }
 

@@ -281,8 +281,9 @@ func TestSimulateOutCheckedFirst(t *testing.T) {
 
 // TestIntervalWithinWindow: an --interval longer than the workload's
 // window (no cycle while jobs arrive: every SLO "missed") is a usage error
-// naming --interval, for a generator's --hours and for a file's window;
-// one as long as the window is accepted. A sweep checks every point before
+// naming --interval, for a generator's --hours and for a file's window
+// (naming --hours instead when --interval was not given); one as long as
+// the window is accepted. A sweep checks every point before
 // it runs any.
 func TestIntervalWithinWindow(t *testing.T) {
 	file := tinyWorkloadFile(t) // a 30-minute window
@@ -293,11 +294,15 @@ func TestIntervalWithinWindow(t *testing.T) {
 	}{
 		{"generator", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "6h"}, "--interval: 6h0m0s is longer than the simulated window (--hours 0.5: 30m0s)"},
 		{"generator, interval one second over", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "1801s"}, "--interval: 30m1s is longer than the simulated window (--hours 0.5: 30m0s)"},
+		{"generator, interval not given", []string{"simulate", "--nodes", "16", "--hours", "0.01"}, "--hours: 0.01 (36s) is shorter than the scheduling interval (--interval, default 1m0s)"},
+		{"generator, default interval given", []string{"simulate", "--nodes", "16", "--hours", "0.01", "--interval", "1m"}, "--interval: 1m0s is longer than the simulated window (--hours 0.01: 36s)"},
 		{"generator, interval as long as the window", []string{"simulate", "--nodes", "16", "--hours", "0.5", "--interval", "30m"}, ""},
 		{"file", []string{"simulate", "--workload", file, "--interval", "6h"}, "--interval: 6h0m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 		{"file, interval as long as the window", []string{"simulate", "--workload", file, "--interval", "30m"}, ""},
 		{"sweep of the interval", []string{"sweep", "--nodes", "16", "--hours", "0.5", "--vary", "interval=1m,6h"}, "--vary interval=6h: --interval: 6h0m0s is longer than the simulated window (--hours 0.5: 30m0s)"},
 		{"sweep of the hours", []string{"sweep", "--nodes", "16", "--interval", "10m", "--vary", "hours=0.1,1"}, "--vary hours=0.1: --interval: 10m0s is longer than the simulated window (--hours 0.1: 6m0s)"},
+		{"sweep, interval not given", []string{"sweep", "--nodes", "16", "--hours", "0.01", "--vary", "load=1,2"}, "--hours: 0.01 (36s) is shorter than the scheduling interval (--interval, default 1m0s)"},
+		{"sweep of the hours, interval not given", []string{"sweep", "--nodes", "16", "--vary", "hours=1,0.01"}, "--vary hours=0.01: --hours: 0.01 (36s) is shorter than the scheduling interval (--interval, default 1m0s)"},
 		{"sweep of the interval on a file", []string{"sweep", "--workload", file, "--vary", "interval=1m,45m"}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 		{"sweep of a generator and a file", []string{"sweep", "--nodes", "16", "--hours", "1", "--interval", "45m", "--vary", "workload=google," + file}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 	}

@@ -142,7 +142,7 @@ func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Regis
 		fmt.Fprintln(w, "\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := parseSimulateArgs(fs, "sweep", args, &base.config); err != nil {
+	if err := parseSimulateArgs(fs, "sweep", args, base); err != nil {
 		return err
 	}
 	sw, err := planSweep(fs, base, sf, reg)
@@ -334,6 +334,7 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experi
 		return nil, "", valueError(fmt.Sprintf("--vary %s=%s", flag, value), fl, value, err)
 	}
 	pf.seed = seed
+	pf.intervalGiven = base.intervalGiven || fs.Changed("interval")
 	if err := pf.validate(reg); err != nil {
 		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}
