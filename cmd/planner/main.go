@@ -81,7 +81,9 @@ Usage:
   planner workload stats [FILE] summarise a workload: load, runtimes, runtime CoV per user
   planner predict eval          the estimate-error profile of 3σPredict on a workload
 
-Run 'planner COMMAND --help' for a command's flags.
+Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
+prints this text. After a command, 'help' is read as an argument, not as a
+request for help.
 `
 
 // groupUsage is the usage of each command group (and of version), printed
@@ -113,8 +115,10 @@ Prints the version and every solver backend compiled in, with its C library.
 `,
 }
 
-// isHelp reports whether arg asks for help.
-func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
+// isHelp reports whether arg, after a command, asks for help. "help"
+// does not: no command takes it as a request for help, and to workload
+// stats it is a file name.
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" }
 
 // run executes one command line; main is only its exit-status wrapper.
 func run(args []string, stdout, stderr io.Writer) error {

@@ -242,14 +242,14 @@ func TestHelpFlags(t *testing.T) {
 	}
 }
 
-// TestHelpToStdout: --help (or -h, or help) on every command and command
-// group prints its usage to standard output, nothing to standard error,
-// and exits 0.
+// TestHelpToStdout: --help (or -h) on every command and command group,
+// and 'planner help', print the usage to standard output, nothing to
+// standard error, and exit 0.
 func TestHelpToStdout(t *testing.T) {
 	for _, args := range [][]string{
 		{"--help"}, {"help"}, {"-h"},
 		{"bench", "--help"}, {"bench", "-h"}, {"bench", "solver", "--help"},
-		{"predict", "--help"}, {"predict", "help"}, {"predict", "eval", "--help"},
+		{"predict", "--help"}, {"predict", "-h"}, {"predict", "eval", "--help"},
 		{"workload", "--help"}, {"workload", "-h"},
 		{"workload", "generate", "--help"}, {"workload", "import", "--help"}, {"workload", "stats", "-h"},
 		{"simulate", "--help"}, {"sweep", "--help"}, {"version", "--help"},
@@ -264,6 +264,28 @@ func TestHelpToStdout(t *testing.T) {
 			}
 			if stderr != "" {
 				t.Errorf("stderr %q, want nothing", stderr)
+			}
+		})
+	}
+}
+
+// TestHelpAfterACommand: 'help' after a command or command group is not a
+// request for help, on any of them: it is an argument the command does not
+// take (exit status 2).
+func TestHelpAfterACommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "help"}, {"bench", "solver", "help"},
+		{"predict", "help"}, {"predict", "eval", "help"},
+		{"workload", "help"}, {"workload", "generate", "help"}, {"workload", "import", "help"},
+		{"simulate", "help"}, {"sweep", "help"}, {"version", "help"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			stdout, _, err := runCLI(t, args...)
+			if code := exitCode(err); code != 2 {
+				t.Errorf("exit status %d (%v), want 2", code, err)
+			}
+			if strings.Contains(stdout, "Usage") {
+				t.Errorf("usage printed: %q", stdout)
 			}
 		})
 	}
