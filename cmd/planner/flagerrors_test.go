@@ -24,6 +24,7 @@ func TestValueErrorsInWords(t *testing.T) {
 	empty := write("empty.json", "")
 	array := write("array.json", "[1, 2]")
 	slack := write("slack.json", `{"slack": "20,,40"}`)
+	nodes := write("nodes.json", `{"nodes": "many"}`)
 	tests := []struct {
 		name string
 		args []string
@@ -37,6 +38,11 @@ func TestValueErrorsInWords(t *testing.T) {
 		{"open seed range", []string{"bench", "solver", "--seeds", "1-"}, `--seeds: seed range "1-" has no end`},
 		{"no seeds", []string{"bench", "solver", "--seeds", ""}, `--seeds: give at least one seed`},
 		{"empty best-known file", []string{"bench", "solver", "--best-known", empty}, "--best-known: " + empty + ": empty file (want the JSON of best-known objectives: a bench solver --format json output)"},
+		{"whole number not a number", []string{"bench", "solver", "--racks", "many"}, `--racks: "many" is not a whole number`},
+		{"whole number out of range", []string{"bench", "solver", "--racks", "99999999999999999999"}, `--racks: "99999999999999999999" is out of range`},
+		{"number not a number", []string{"simulate", "--load", "high"}, `--load: "high" is not a number`},
+		{"config number not a number", []string{"simulate", "--config", nodes}, "--config " + nodes + `: nodes: "many" is not a whole number`},
+		{"sweep value not a number", []string{"sweep", "--vary", "nodes=a,b"}, `--vary nodes=a: "a" is not a whole number`},
 		{"empty slack item", []string{"simulate", "--slack", "20,,40"}, `--slack: empty item in "20,,40"`},
 		{"negative seed of a run", []string{"simulate", "--seed", "-1"}, `--seed: "-1" is not a whole number ≥ 0`},
 		{"number out of range", []string{"simulate", "--hours", "1e400"}, `--hours: "1e400" is out of range`},

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 
 	"github.com/plannerhq/planner/solver"
 	"github.com/spf13/pflag"
@@ -19,34 +18,10 @@ func main() {
 	solver.RunWorkerIfRequested()
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "planner:", plainMessage(err.Error()))
+			fmt.Fprintln(os.Stderr, "planner:", err)
 		}
 		os.Exit(exitCode(err))
 	}
-}
-
-// strconvWording is how a number or boolean that did not parse reaches
-// an error message through the flag library: `strconv.ParseInt: parsing
-// "many": invalid syntax`.
-var strconvWording = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing "(?:[^"\\]|\\.)*": (invalid syntax|value out of range)`)
-
-// plainMessage says what strconvWording says in plain words ("not a whole
-// number", "out of range"); the value and the flag are named before it.
-func plainMessage(msg string) string {
-	return strconvWording.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := strconvWording.FindStringSubmatch(m)
-		switch {
-		case sub[2] == "value out of range":
-			return "out of range"
-		case sub[1] == "Int":
-			return "not a whole number"
-		case sub[1] == "Uint":
-			return "not a whole number ≥ 0"
-		case sub[1] == "Float":
-			return "not a number"
-		}
-		return "not true or false"
-	})
 }
 
 // usageError marks a mistake in the command line (exit status 2).

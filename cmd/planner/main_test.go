@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -176,44 +175,6 @@ func TestParseSeeds(t *testing.T) {
 		if !tc.bad && !slices.Equal(got, tc.want) {
 			t.Errorf("parseSeeds(%q) = %v, want %v", tc.in, got, tc.want)
 		}
-	}
-}
-
-// TestPlainMessages: a value that does not parse as a number or a boolean
-// is told in words, with the value and the flag or setting named.
-func TestPlainMessages(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "c.json")
-	if err := os.WriteFile(cfg, []byte(`{"nodes": "many"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"bench", "solver", "--racks", "many"}, []string{`"many"`, "--racks", "not a whole number"}},
-		{[]string{"bench", "solver", "--racks", "99999999999999999999"}, []string{"--racks", "out of range"}},
-		{[]string{"simulate", "--load", "high"}, []string{`"high"`, "--load", "not a number"}},
-		{[]string{"simulate", "--config", cfg}, []string{"nodes", "not a whole number"}},
-		{[]string{"sweep", "--vary", "nodes=a,b"}, []string{"--vary nodes=a", "not a whole number"}},
-	}
-	for _, tc := range tests {
-		_, _, err := runCLI(t, tc.args...)
-		if err == nil {
-			t.Errorf("%v: no error", tc.args)
-			continue
-		}
-		msg := plainMessage(err.Error())
-		for _, w := range tc.want {
-			if !strings.Contains(msg, w) {
-				t.Errorf("%v: %q does not say %q", tc.args, msg, w)
-			}
-		}
-		if strings.Contains(msg, "strconv") {
-			t.Errorf("%v: %q names a Go function", tc.args, msg)
-		}
-	}
-	if got := plainMessage(`invalid argument "x" for "--debug" flag: strconv.ParseBool: parsing "x": invalid syntax`); got != `invalid argument "x" for "--debug" flag: not true or false` {
-		t.Errorf("bool: %q", got)
 	}
 }
 
