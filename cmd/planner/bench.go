@@ -170,14 +170,13 @@ func defaultBenchSolvers() []string {
 }
 
 // parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds; its
-// errors name the item ("empty item in \"1,,3\"", "seed \"x\" is not a
-// non-negative integer").
+// errors name the item in the words of the flags (`empty item in "1,,3"`,
+// `"x" is not a whole number ≥ 0`, `3 is given twice`).
 func parseSeeds(s string) ([]uint64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, errors.New("give at least one seed")
 	}
 	var out []uint64
-	seen := map[uint64]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -185,19 +184,19 @@ func parseSeeds(s string) ([]uint64, error) {
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		if lo == "" { // "-5"
-			return nil, fmt.Errorf("seed %q is not a non-negative integer", part)
+			lo, isRange = part, false
 		}
-		a, err := strconv.ParseUint(lo, 10, 64)
+		a, err := parseSeed(lo)
 		if err != nil {
-			return nil, fmt.Errorf("seed %q is not a non-negative integer", lo)
+			return nil, err
 		}
 		b := a
 		if isRange && hi == "" {
 			return nil, fmt.Errorf("seed range %q has no end", part)
 		}
 		if isRange {
-			if b, err = strconv.ParseUint(hi, 10, 64); err != nil {
-				return nil, fmt.Errorf("seed %q is not a non-negative integer", hi)
+			if b, err = parseSeed(hi); err != nil {
+				return nil, err
 			}
 			if b < a {
 				return nil, fmt.Errorf("seed range %q runs backwards", part)
@@ -207,15 +206,24 @@ func parseSeeds(s string) ([]uint64, error) {
 			}
 		}
 		for v := a; ; v++ { // v <= b would never fail at b = 2⁶⁴−1
-			if seen[v] {
-				return nil, fmt.Errorf("seed %d is given twice", v)
-			}
-			seen[v] = true
 			out = append(out, v)
 			if v == b {
 				break
 			}
 		}
 	}
+	if v, ok := firstDuplicate(out); ok {
+		return nil, fmt.Errorf("%d is given twice", v)
+	}
 	return out, nil
+}
+
+// parseSeed reads one seed, a whole number ≥ 0 in base 10.
+func parseSeed(s string) (uint64, error) {
+	v, err := strconv.ParseUint(s, 10, 64)
+	var num *strconv.NumError
+	if errors.As(err, &num) {
+		return 0, errors.New(numberProblem(num))
+	}
+	return v, err
 }

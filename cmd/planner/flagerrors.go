@@ -39,10 +39,8 @@ func valueError(name string, fl *pflag.Flag, value string, cause error) error {
 	switch {
 	case errors.As(cause, &num) && list && strings.TrimSpace(num.Num) == "":
 		return fmt.Errorf("%s: empty item in %q", name, value)
-	case errors.As(cause, &num) && errors.Is(num.Err, strconv.ErrRange):
-		return fmt.Errorf("%s: %q is out of range", name, num.Num)
 	case errors.As(cause, &num):
-		return fmt.Errorf("%s: %q is not %s", name, num.Num, numberWords(num.Func))
+		return fmt.Errorf("%s: %s", name, numberProblem(num))
 	case fl.Value.Type() == "duration" && durationForm.MatchString(value):
 		return fmt.Errorf("%s: %q is out of range", name, value)
 	case fl.Value.Type() == "duration":
@@ -56,6 +54,15 @@ func valueError(name string, fl *pflag.Flag, value string, cause error) error {
 // of this form that is too large (beyond 2562047h) from one that is not a
 // duration; a value of this form that does not parse is too large.
 var durationForm = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$`)
+
+// numberProblem says in words why num.Num did not parse: `"x" is not a
+// whole number`, `"99999999999999999999" is out of range`.
+func numberProblem(num *strconv.NumError) string {
+	if errors.Is(num.Err, strconv.ErrRange) {
+		return fmt.Sprintf("%q is out of range", num.Num)
+	}
+	return fmt.Sprintf("%q is not %s", num.Num, numberWords(num.Func))
+}
 
 // numberWords is what a value parsed by the strconv function fn must be.
 func numberWords(fn string) string {

@@ -116,7 +116,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown solver", []string{"bench", "solver", "--solvers", "gurobi"}, `unknown backend "gurobi"`},
 		{"no solver", []string{"bench", "solver", "--solvers", ""}, "--solvers: give at least one backend (this build has: " + strings.Join(solver.Backends(), ", ") + ")"},
 		{"bad seeds", []string{"bench", "solver", "--seeds", "5-1"}, "runs backwards"},
-		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: seed "x"`},
+		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: "x" is not a whole number ≥ 0`},
 		{"huge timeout", []string{"bench", "solver", "--timeout", "2562047h"}, "--timeout: must be in (0, 1h0m0s]"},
 		{"negative reference", []string{"bench", "solver", "--reference", "-1s"}, "--reference: must be in [0, 1h0m0s]"},
 		{"bad format", []string{"bench", "solver", "--format", "xml"}, "--format"},
