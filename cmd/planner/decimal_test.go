@@ -87,7 +87,7 @@ func TestWholeNumbersNotDecimal(t *testing.T) {
 		{"simulate --samples-per-feature hex", sim("--schedulers", "pointrealest", "--samples-per-feature", "0x5"), `--samples-per-feature: "0x5" is not a whole number`},
 		{"simulate --parallel in --config", sim("--config", cfg), "--config " + cfg + `: parallel: "0x10" is not a whole number`},
 		{"sweep --vary nodes hex", []string{"sweep", "--hours", "0.2", "--schedulers", "prio", "--quiet", "--vary", "nodes=0x10"}, `--vary nodes=0x10: "0x10" is not a whole number`},
-		{"sweep --vary nodes with a leading zero", []string{"sweep", "--hours", "0.2", "--schedulers", "prio", "--quiet", "--vary", "nodes=016,16"}, `--vary nodes: "16" is the value "016" again (given twice)`},
+		{"sweep --vary nodes with a leading zero", []string{"sweep", "--hours", "0.2", "--schedulers", "prio", "--quiet", "--vary", "nodes=016,16"}, `--vary nodes: "16" is given twice (as "016" first)`},
 		{"bench --racks", bench("--racks", "0x2"), `--racks: "0x2" is not a whole number`},
 		{"bench --rack-nodes", bench("--rack-nodes", "0x4"), `--rack-nodes: "0x4" is not a whole number`},
 		{"bench --starts", bench("--starts", "0x3"), `--starts: "0x3" is not a whole number`},

@@ -30,11 +30,12 @@ func TestDuplicates(t *testing.T) {
 		{"bench search seeds", []string{"bench", "solver", "--search-seeds", "4,4", "--solvers", "greedy"}, "--search-seeds: 4 is given twice"},
 		{"sweep seeds", []string{"sweep", "--seeds", "1,2,1", "--vary", "load=1,2"}, "--seeds: 1 is given twice"},
 		{"bench jobs", []string{"bench", "solver", "--jobs", "10,20,10", "--solvers", "greedy"}, "--jobs: 10 is given twice"},
-		{"sweep numbers", []string{"sweep", "--vary", "load=1,1.0"}, `--vary load: "1.0" is the value "1" again (given twice)`},
-		{"sweep hours", []string{"sweep", "--vary", "hours=0.5,.50"}, `--vary hours: ".50" is the value "0.5" again (given twice)`},
-		{"sweep durations", []string{"sweep", "--vary", "interval=60s,1m"}, `--vary interval: "1m" is the value "60s" again (given twice)`},
-		{"sweep lists", []string{"sweep", "--vary", "slack=20/40,20/40.0"}, `--vary slack: "20/40.0" is the value "20/40" again (given twice)`},
-		{"sweep files", []string{"sweep", "--vary", "workload=" + file + "," + filepath.Dir(file) + "/./w.jsonl"}, `--vary workload: "` + filepath.Dir(file) + `/./w.jsonl" is the value "` + file + `" again (given twice)`},
+		{"sweep value", []string{"sweep", "--vary", "load=1,2,1"}, `--vary load: "1" is given twice`},
+		{"sweep numbers", []string{"sweep", "--vary", "load=1,1.0"}, `--vary load: "1.0" is given twice (as "1" first)`},
+		{"sweep hours", []string{"sweep", "--vary", "hours=0.5,.50"}, `--vary hours: ".50" is given twice (as "0.5" first)`},
+		{"sweep durations", []string{"sweep", "--vary", "interval=60s,1m"}, `--vary interval: "1m" is given twice (as "60s" first)`},
+		{"sweep lists", []string{"sweep", "--vary", "slack=20/40,20/40.0"}, `--vary slack: "20/40.0" is given twice (as "20/40" first)`},
+		{"sweep files", []string{"sweep", "--vary", "workload=" + file + "," + filepath.Dir(file) + "/./w.jsonl"}, `--vary workload: "` + filepath.Dir(file) + `/./w.jsonl" is given twice (as "` + file + `" first)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -250,27 +250,29 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 			return nil, fmt.Errorf("--seeds: %w", err)
 		}
 	}
-	seen := map[string]bool{}
-	parsed := map[string]string{} // value as the flag holds it → as given
+	firstAs := map[string]string{} // a value as the flag holds it → as given first
 	numeric := true
 	for _, v := range values {
 		if v == "" {
-			return nil, fmt.Errorf("--vary %s=%s: empty value", flag, strings.Join(values, ","))
+			return nil, fmt.Errorf("--vary %s: empty item in %q", flag, strings.Join(values, ","))
 		}
-		if seen[v] {
-			return nil, fmt.Errorf("--vary %s: value %q given twice", flag, v)
-		}
-		seen[v] = true
 		for _, seed := range p.seeds {
 			pf, held, err := pointFlags(base, flag, v, seed, reg)
 			if err != nil {
 				return nil, err
 			}
-			if first, ok := parsed[held]; ok && first != v {
-				return nil, fmt.Errorf("--vary %s: %q is the value %q again (given twice)", flag, v, first)
-			}
-			parsed[held] = v
 			p.points = append(p.points, pf)
+			if seed != p.seeds[0] {
+				continue // held is the same for every seed
+			}
+			first, ok := firstAs[held]
+			switch {
+			case ok && first == v:
+				return nil, fmt.Errorf("--vary %s: %q is given twice", flag, v)
+			case ok:
+				return nil, fmt.Errorf("--vary %s: %q is given twice (as %q first)", flag, v, first)
+			}
+			firstAs[held] = v
 		}
 		x, ok := xValue(fl, v)
 		numeric = numeric && ok

@@ -143,7 +143,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"unknown flag", sweepArgs("--vary", "loads=1,2"), "unknown simulate flag --loads"},
 		{"no equals", sweepArgs("--vary", "load"), "want FLAG=v1,v2"},
 		{"no values", sweepArgs("--vary", "load="), "no values"},
-		{"empty value", sweepArgs("--vary", "load=1,,2"), "empty value"},
+		{"empty value", sweepArgs("--vary", "load=1,,2"), `--vary load: empty item in "1,,2"`},
 		{"bad value", sweepArgs("--vary", "load=1,x"), "--vary load=x"},
 		{"invalid value", sweepArgs("--vary", "load=1,-1"), "--load: must be > 0"},
 		{"bad duration", sweepArgs("--vary", "solver-timeout=1s,soon"), "--vary solver-timeout=soon"},
