@@ -281,36 +281,27 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 	if !numeric {
 		p.x = nil
 	}
-	if err := p.checkUsed(given); err != nil {
+	// A flag given, or the varied one, must have an effect at some point
+	// of the sweep; otherwise every point would ignore it.
+	given[flag] = "--vary " + flag
+	if err := checkUsed(given, append(generatorFlagNames(), schedulerFlagNames()...), p.unusedReason); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// checkUsed: a flag given, or the varied one, must have an effect at some
-// point of the sweep (a generator flag needs a point with a generator, a
-// synthetic flag one with --synthetic, a solver or estimate flag one with
-// a scheduler that reads it); otherwise every point would ignore it.
-func (p *sweepPlan) checkUsed(given map[string]string) error {
-	for _, name := range append(generatorFlagNames(), schedulerFlagNames()...) {
-		if _, ok := given[name]; !ok && name != p.flag {
-			continue
-		}
-		why := ""
-		for _, pf := range p.points {
-			if why = pf.unusedReason(name); why == "" {
-				break
-			}
-		}
-		switch {
-		case why == "":
-		case name == p.flag:
-			return fmt.Errorf("--vary %s: %s", name, why)
-		default:
-			return fmt.Errorf("%s: %s", given[name], why)
+// unusedReason says why the flag name has no effect at any point of the
+// sweep (a generator flag needs a point with a generator, a synthetic flag
+// one with --synthetic, a solver or estimate flag one with a scheduler
+// that reads it), or "" when it has one at some point.
+func (p *sweepPlan) unusedReason(name string) string {
+	why := ""
+	for _, pf := range p.points {
+		if why = pf.unusedReason(name); why == "" {
+			break
 		}
 	}
-	return nil
+	return why
 }
 
 // pointFlags are base with --flag set to value and the seed; held is the
