@@ -89,6 +89,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"sweep of files only with --nodes", sweep("--nodes", "16", "--vary", "workload="+file+","+file+"x"), "--nodes: not used with --workload (the workload file sets the cluster)"},
 
 		{"stats of a file with --hours", []string{"workload", "stats", file, "--hours", "1"}, "--hours: not used with --workload (the workload file sets the window)"},
+		{"stats of a file with --load", []string{"workload", "stats", file, "--load", "1"}, "--load: not used with --workload (the workload file sets the arrivals)"},
 		{"stats of a file with --seed", []string{"workload", "stats", file, "--seed", "3"}, "--seed: not used with --workload (it seeds a generator)"},
 		{"stats of a file with --nodes", []string{"workload", "stats", file, "--nodes", "64"}, ""},
 		{"predict eval of a file with --nodes", []string{"predict", "eval", "--workload", file, "--nodes", "16"}, "--nodes: not used with --workload (the workload file sets the cluster)"},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plannerhq/planner/experiments"
@@ -97,7 +98,8 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// --nodes is used with a file too (the load's cluster).
-	if err := checkUsed(givenFlags(fs), []string{"hours", "load", "slack", "seed"}, wf.unusedReason); err != nil {
+	unused := slices.DeleteFunc(append(generatorFlagNames(), "seed"), func(n string) bool { return n == "nodes" })
+	if err := checkUsed(givenFlags(fs), unused, wf.unusedReason); err != nil {
 		return usageError{err}
 	}
 	loadNodes := 0 // the workload's cluster
