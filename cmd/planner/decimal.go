@@ -48,13 +48,12 @@ func (d decimal[T]) Set(s string) error {
 	return nil
 }
 
-// String is the value in base 10 (0 for a decimal bound to nothing).
-func (d decimal[T]) String() string {
-	if d.p == nil {
-		return "0"
-	}
-	return fmt.Sprint(*d.p)
-}
+// String is the value in base 10. A decimal is always bound (decimalVar):
+// the flag library calls String only on the values it is given, and tells
+// a zero default by the text of the default (pflag's defaultIsZeroValue),
+// not by making a zero value of the type as the standard flag package
+// does.
+func (d decimal[T]) String() string { return fmt.Sprint(*d.p) }
 
 // Type is the flag library's name of the type: --help shows int64 as
 // "int" and uint64 as "uint", as for the library's own flags.
