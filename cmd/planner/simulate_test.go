@@ -308,14 +308,8 @@ func TestIntervalWithinWindow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append(tc.args, "--schedulers", "prio", "--quiet")
-			var err error
 			var built atomic.Int64
-			if args[0] == "sweep" {
-				_, err = sweepCLI(t, countingSchedulers(&built), args[1:]...)
-			} else {
-				_, _, err = runCLI(t, args...)
-			}
+			_, err := runCounting(t, &built, append(tc.args, "--schedulers", "prio", "--quiet")...)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,21 @@ func countingSchedulers(n *atomic.Int64) experiments.Registry {
 		}
 	}
 	return reg
+}
+
+// runCounting runs the command line args as runCLI does, simulate and
+// sweep with a registry that counts in built the schedulers they build;
+// counted is false for the other commands, which build none.
+func runCounting(t *testing.T, built *atomic.Int64, args ...string) (counted bool, err error) {
+	t.Helper()
+	switch args[0] {
+	case "simulate":
+		return true, runSimulateWith(args[1:], io.Discard, io.Discard, countingSchedulers(built))
+	case "sweep":
+		return true, runSweepWith(args[1:], io.Discard, io.Discard, countingSchedulers(built))
+	}
+	_, _, err = runCLI(t, args...)
+	return false, err
 }
 
 func sweepCLI(t *testing.T, reg experiments.Registry, args ...string) (string, error) {
