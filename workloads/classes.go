@@ -49,27 +49,30 @@ func (p *Params) ClassRules() ClassRules {
 // runtimes after submit, so deadlines stay finite.
 const MaxSlackPct = 1e6
 
-// Validate reports the first bad rule.
+// Validate reports the first bad rule; the error wraps a *FieldError
+// naming the ClassRules field, and ErrInvalid.
 func (r *ClassRules) Validate() error { return r.validate("class rules") }
 
 // validate is Validate with the errors prefixed by what.
 func (r *ClassRules) validate(what string) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf(what+": "+format+": %w", append(args, ErrInvalid)...)
+	bad := func(field, name, format string, args ...any) error {
+		return fmt.Errorf("%s: %w: %w", what, BadField(field, name, format, args...), ErrInvalid)
 	}
 	switch {
 	case !(r.SLOShare >= 0 && r.SLOShare <= 1):
-		return bad("slo share must be in [0, 1], got %v", r.SLOShare)
+		return bad("SLOShare", "slo share", "must be in [0, 1], got %v", r.SLOShare)
 	case len(r.SlackPct) == 0:
-		return bad("slack set is empty")
+		return bad("SlackPct", "slack set", "is empty")
 	case !(r.PreferredFraction > 0 && r.PreferredFraction <= 1):
-		return bad("preferred fraction must be in (0, 1], got %v", r.PreferredFraction)
-	case !(r.SLOValue >= 0 && r.SLOValue <= MaxValue) || !(r.BEValue >= 0 && r.BEValue <= MaxValue):
-		return bad("values must be in [0, %g], got slo %v, be %v", float64(MaxValue), r.SLOValue, r.BEValue)
+		return bad("PreferredFraction", "preferred fraction", "must be in (0, 1], got %v", r.PreferredFraction)
+	case !(r.SLOValue >= 0 && r.SLOValue <= MaxValue):
+		return bad("SLOValue", "slo value", "must be in [0, %g], got %v", float64(MaxValue), r.SLOValue)
+	case !(r.BEValue >= 0 && r.BEValue <= MaxValue):
+		return bad("BEValue", "be value", "must be in [0, %g], got %v", float64(MaxValue), r.BEValue)
 	}
 	for _, s := range r.SlackPct {
 		if !(s >= 0 && s <= MaxSlackPct) {
-			return bad("slack must be in [0, %g] percent, got %v", float64(MaxSlackPct), s)
+			return bad("SlackPct", "slack", "must be in [0, %g] percent, got %v", float64(MaxSlackPct), s)
 		}
 	}
 	return nil

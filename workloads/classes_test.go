@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -83,28 +84,37 @@ func TestAssignClasses(t *testing.T) {
 	}
 }
 
+// TestClassRulesValidate: a bad rule is refused with a *FieldError naming
+// its field (none for valid rules), and matches ErrInvalid.
 func TestClassRulesValidate(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(r *ClassRules)
-		ok     bool
+		field  string
 	}{
-		{"defaults", func(*ClassRules) {}, true},
-		{"share", func(r *ClassRules) { r.SLOShare = 1.1 }, false},
-		{"no slack", func(r *ClassRules) { r.SlackPct = nil }, false},
-		{"nan slack", func(r *ClassRules) { r.SlackPct = []float64{math.NaN()} }, false},
-		{"largest slack", func(r *ClassRules) { r.SlackPct = []float64{MaxSlackPct} }, true},
-		{"huge slack", func(r *ClassRules) { r.SlackPct = []float64{20, 1e308} }, false},
-		{"infinite slack", func(r *ClassRules) { r.SlackPct = []float64{math.Inf(1)} }, false},
-		{"fraction", func(r *ClassRules) { r.PreferredFraction = 0 }, false},
-		{"value", func(r *ClassRules) { r.SLOValue = math.Inf(1) }, false},
+		{"defaults", func(*ClassRules) {}, ""},
+		{"share", func(r *ClassRules) { r.SLOShare = 1.1 }, "SLOShare"},
+		{"no slack", func(r *ClassRules) { r.SlackPct = nil }, "SlackPct"},
+		{"nan slack", func(r *ClassRules) { r.SlackPct = []float64{math.NaN()} }, "SlackPct"},
+		{"largest slack", func(r *ClassRules) { r.SlackPct = []float64{MaxSlackPct} }, ""},
+		{"huge slack", func(r *ClassRules) { r.SlackPct = []float64{20, 1e308} }, "SlackPct"},
+		{"infinite slack", func(r *ClassRules) { r.SlackPct = []float64{math.Inf(1)} }, "SlackPct"},
+		{"fraction", func(r *ClassRules) { r.PreferredFraction = 0 }, "PreferredFraction"},
+		{"slo value", func(r *ClassRules) { r.SLOValue = math.Inf(1) }, "SLOValue"},
+		{"be value", func(r *ClassRules) { r.BEValue = -1 }, "BEValue"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := DefaultClassRules()
 			tc.mutate(&r)
-			if err := r.Validate(); (err == nil) != tc.ok {
-				t.Fatalf("Validate() = %v, want ok=%v", err, tc.ok)
+			err := r.Validate()
+			var fe *FieldError
+			switch {
+			case tc.field == "" && err != nil:
+				t.Fatalf("Validate() = %v, want nil", err)
+			case tc.field == "":
+			case !errors.As(err, &fe) || fe.Field != tc.field || !errors.Is(err, ErrInvalid):
+				t.Fatalf("Validate() = %v, want a FieldError for %s matching ErrInvalid", err, tc.field)
 			}
 		})
 	}

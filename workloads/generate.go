@@ -170,15 +170,16 @@ func (p *Params) validate(what string) error {
 
 // CheckNodesRacks reports whether nodes split into racks as Params.Cluster
 // splits them make a cluster Workload.Validate accepts: nodes ≥ 1,
-// 1 ≤ racks ≤ min(nodes, 2¹⁶) and ⌈nodes/racks⌉ ≤ 2²⁴ nodes per rack.
+// 1 ≤ racks ≤ min(nodes, 2¹⁶) and ⌈nodes/racks⌉ ≤ 2²⁴ nodes per rack. A
+// refusal is a *FieldError naming "Nodes" or "Racks".
 func CheckNodesRacks(nodes, racks int) error {
 	switch {
 	case nodes < 1:
-		return fmt.Errorf("nodes must be ≥ 1, got %d", nodes)
+		return BadField("Nodes", "nodes", "must be ≥ 1, got %d", nodes)
 	case racks < 1 || racks > min(nodes, maxPartitions):
-		return fmt.Errorf("racks must be in [1, %d], got %d", min(nodes, maxPartitions), racks)
+		return BadField("Racks", "racks", "must be in [1, %d], got %d", min(nodes, maxPartitions), racks)
 	case nodes > racks*maxPartitionNodes:
-		return fmt.Errorf("nodes must be ≤ %d (%d per rack × %d racks), got %d", racks*maxPartitionNodes, maxPartitionNodes, racks, nodes)
+		return BadField("Nodes", "nodes", "must be ≤ %d (%d per rack × %d racks), got %d", racks*maxPartitionNodes, maxPartitionNodes, racks, nodes)
 	}
 	return nil
 }

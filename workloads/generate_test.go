@@ -58,7 +58,7 @@ func TestParamsErrors(t *testing.T) {
 		{"outlier share", func(p *Params) { p.OutlierShare = 2 }, "outlier share must be in [0, 1], got 2"},
 		{"outlier factors", func(p *Params) { p.OutlierMin, p.OutlierMax = 0.5, 8 }, "outlier factors must satisfy 1 ≤ min ≤ max, got [0.5, 8]"},
 		{"variable share", func(p *Params) { p.VariableShare = -1 }, "variable share must be in [0, 1], got -1"},
-		{"negative value", func(p *Params) { p.BEValue = -1 }, "values must be in [0, 1e+12], got slo 1000, be -1"},
+		{"negative value", func(p *Params) { p.BEValue = -1 }, "be value must be in [0, 1e+12], got -1"},
 		{"too many jobs", func(p *Params) { p.Hours = 1e6 }, "more than 1000000"},
 	}
 	for _, gen := range Generators() {

@@ -56,6 +56,23 @@ func invalidf(format string, args ...any) error {
 	return &ruleError{msg: fmt.Sprintf(format, args...)}
 }
 
+// FieldError is a field of a parameters struct that breaks its rule:
+// Field is the field's Go name in the struct whose rule it breaks
+// (ClassRules' "SLOShare", traces.Options' "Hours"), so that a front end
+// can name its own flag or key for it (errors.As); Name is how the message
+// calls the field and Problem says the rest: "slo share" "must be in
+// [0, 1], got 2".
+type FieldError struct {
+	Field, Name, Problem string
+}
+
+func (e *FieldError) Error() string { return e.Name + " " + e.Problem }
+
+// BadField returns a *FieldError with the problem format, args.
+func BadField(field, name, format string, args ...any) error {
+	return &FieldError{Field: field, Name: name, Problem: fmt.Sprintf(format, args...)}
+}
+
 // Finite reports whether x is neither NaN nor ±Inf, as every time, value
 // and factor of a workload must be.
 func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -81,24 +81,27 @@ const (
 )
 
 // Validate reports the first bad option; the nodes and racks must make a
-// cluster workloads accept (workloads.CheckNodesRacks).
+// cluster workloads accept (workloads.CheckNodesRacks). Every error wraps
+// a *workloads.FieldError naming the bad field: a field of Options, or of
+// workloads.ClassRules for the class rules (Classes).
 func (o *Options) Validate() error {
 	if err := workloads.CheckNodesRacks(o.Nodes, o.Racks); err != nil {
 		return err
 	}
+	bad := workloads.BadField
 	switch {
 	case !workloads.Finite(o.Slowdown) || o.Slowdown < 1:
-		return fmt.Errorf("slowdown must be ≥ 1, got %v", o.Slowdown)
+		return bad("Slowdown", "slowdown", "must be ≥ 1, got %v", o.Slowdown)
 	case !workloads.Finite(o.StartHours) || o.StartHours > maxHours:
-		return fmt.Errorf("start must be finite and ≤ %g hours, got %v", float64(maxHours), o.StartHours)
+		return bad("StartHours", "start", "must be finite and ≤ %g hours, got %v", float64(maxHours), o.StartHours)
 	case o.Hours != 0 && !(o.Hours >= minHours && o.Hours <= maxHours):
-		return fmt.Errorf("hours must be 0 (to the end of the trace) or in [%g, %g], got %v", minHours, float64(maxHours), o.Hours)
+		return bad("Hours", "hours", "must be 0 (to the end of the trace) or in [%g, %g], got %v", minHours, float64(maxHours), o.Hours)
 	case o.Fit != FitScale && o.Fit != FitDrop:
-		return fmt.Errorf("fit must be %s or %s, got %q", FitScale, FitDrop, o.Fit)
+		return bad("Fit", "fit", "must be %s or %s, got %q", FitScale, FitDrop, o.Fit)
 	case o.MaxProcs < 0:
-		return fmt.Errorf("max procs must be ≥ 0, got %d", o.MaxProcs)
+		return bad("MaxProcs", "max procs", "must be ≥ 0, got %d", o.MaxProcs)
 	case o.Load != 0 && !(o.Load >= minLoad && o.Load <= maxLoad):
-		return fmt.Errorf("load must be 0 (keep the trace's arrivals) or in [%g, %g], got %v", minLoad, float64(maxLoad), o.Load)
+		return bad("Load", "load", "must be 0 (keep the trace's arrivals) or in [%g, %g], got %v", minLoad, float64(maxLoad), o.Load)
 	}
 	return o.Classes.Validate()
 }

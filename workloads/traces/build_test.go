@@ -232,6 +232,38 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
+// TestOptionsValidateField: each refusal names the bad field, of Options
+// or of its class rules, with the problem apart from the field's name.
+func TestOptionsValidateField(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(o *Options)
+		field   string
+		problem string
+	}{
+		{"no nodes", func(o *Options) { o.Nodes = 0 }, "Nodes", "must be ≥ 1, got 0"},
+		{"racks", func(o *Options) { o.Nodes = 4 }, "Racks", "must be in [1, 4], got 8"},
+		{"slowdown", func(o *Options) { o.Slowdown = 0.5 }, "Slowdown", "must be ≥ 1, got 0.5"},
+		{"start", func(o *Options) { o.StartHours = math.NaN() }, "StartHours", "must be finite and ≤ 1e+06 hours, got NaN"},
+		{"hours", func(o *Options) { o.Hours = -1 }, "Hours", "must be 0 (to the end of the trace) or in [0.01, 1e+06], got -1"},
+		{"fit", func(o *Options) { o.Fit = "squeeze" }, "Fit", `must be scale or drop, got "squeeze"`},
+		{"max procs", func(o *Options) { o.MaxProcs = -1 }, "MaxProcs", "must be ≥ 0, got -1"},
+		{"load", func(o *Options) { o.Load = -1 }, "Load", "must be 0 (keep the trace's arrivals) or in [0.01, 100], got -1"},
+		{"slack", func(o *Options) { o.Classes.SlackPct = []float64{-5} }, "SlackPct", "must be in [0, 1e+06] percent, got -5"},
+		{"slo share", func(o *Options) { o.Classes.SLOShare = 2 }, "SLOShare", "must be in [0, 1], got 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			tc.mutate(&o)
+			var fe *workloads.FieldError
+			if err := o.Validate(); !errors.As(err, &fe) || fe.Field != tc.field || fe.Problem != tc.problem {
+				t.Fatalf("Validate() = %v (%+v), want field %s: %s", err, fe, tc.field, tc.problem)
+			}
+		})
+	}
+}
+
 // TestOptionsValidateBounds: the bounds themselves are accepted.
 func TestOptionsValidateBounds(t *testing.T) {
 	for _, mutate := range []func(o *Options){
@@ -311,7 +343,7 @@ func TestBuildBoundsAfterRescaling(t *testing.T) {
 		t.Errorf("filtered as too old after rescaling: %d, want 1 (arrival factor %v, %v)", got, rep.ArrivalFactor, rep.Filtered)
 	}
 	o.Classes.SLOValue = 1e300
-	if _, _, err := Build(tr, o); err == nil || !strings.Contains(err.Error(), "values must be in [0, 1e+12]") {
+	if _, _, err := Build(tr, o); err == nil || !strings.Contains(err.Error(), "slo value must be in [0, 1e+12], got 1e+300") {
 		t.Errorf("SLO value 1e300: error %v", err)
 	}
 }
