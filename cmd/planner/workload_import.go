@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/plannerhq/planner/workloads"
 	"github.com/plannerhq/planner/workloads/traces"
 	"github.com/spf13/pflag"
 )
@@ -33,6 +35,14 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	decimalVar(fs, &o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error")
+	// optionFlags are the flags of the option fields an o.Validate error
+	// can name (workloads.FieldError.Field: a field of traces.Options or of
+	// its workloads.ClassRules); the other fields (Racks, Slowdown, the
+	// class values and preferred fraction) have no flag.
+	optionFlags := map[string]string{
+		"Nodes": "--nodes", "StartHours": "--start", "Hours": "--hours", "Fit": "--fit",
+		"MaxProcs": "--max-procs", "Load": "--load", "SlackPct": "--slack", "SLOShare": "--slo-share",
+	}
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner workload import --format FORMAT FILE_OR_DIR [-o W.jsonl] [flags]\n\n"+
 			"Imports a real trace as a workload: SWF (plain or gzip), the Google\n"+
@@ -63,6 +73,10 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	}
 	o.Racks = min(o.Racks, max(o.Nodes, 1))
 	if err := o.Validate(); err != nil {
+		var fe *workloads.FieldError
+		if errors.As(err, &fe) && optionFlags[fe.Field] != "" {
+			return usageError{fmt.Errorf("%s: %s", optionFlags[fe.Field], fe.Problem)}
+		}
 		return usageError{fmt.Errorf("workload import: %w", err)}
 	}
 	path := fs.Arg(0)

@@ -71,13 +71,7 @@ func TestWorkloadImportBadInput(t *testing.T) {
 		{"unknown format", []string{"--format", "pbs", bad}, "--format", true},
 		{"no path", []string{"--format", "swf"}, "FILE or DIR", true},
 		{"missing file", []string{"--format", "mustang", filepath.Join(dir, "nope.csv")}, "no such file", false},
-		{"bad fit", []string{"--format", "swf", bad, "--fit", "squeeze"}, "fit must be", true},
 		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "holds no jobs", false},
-		{"nodes too many", []string{"--format", "swf", bad, "--nodes", "1000000000"}, "nodes must be ≤ 134217728", true},
-		{"huge load", []string{"--format", "swf", bad, "--load", "1e300"}, "load must be 0", true},
-		{"tiny load", []string{"--format", "swf", bad, "--hours", "0", "--start", "0", "--load", "1e-300"}, "load must be 0", true},
-		{"tiny hours", []string{"--format", "swf", bad, "--hours", "1e-9"}, "hours must be 0", true},
-		{"huge slack", []string{"--format", "swf", bad, "--slack", "1e308"}, "slack must be in [0, 1e+06] percent", true},
 		{"negative start", []string{"--format", "swf", bad, "--start", "-5"}, "--start: must be ≥ 0 hours after the trace's first submit (leave it out for the middle of the trace), got -5", true},
 		{"start -1, the library's mark for the middle", []string{"--format", "swf", bad, "--start", "-1"}, "--start: must be ≥ 0 hours", true},
 		{"start not a number", []string{"--format", "swf", bad, "--start", "NaN"}, "--start: must be ≥ 0 hours", true},
@@ -103,5 +97,39 @@ func TestWorkloadImportBadInput(t *testing.T) {
 	_, stderr, err := runCLI(t, "workload", "import", "--format", "swf", "--skip-bad", bad, "-o", out)
 	if err != nil || !strings.Contains(stderr, "1 bad lines skipped") {
 		t.Fatalf("--skip-bad: %v\n%s", err, stderr)
+	}
+}
+
+// TestWorkloadImportOptionErrors: a value the importer's options refuse is
+// told under the flag that set it, with the library's bounds.
+func TestWorkloadImportOptionErrors(t *testing.T) {
+	imp := func(args ...string) []string {
+		return append([]string{"workload", "import", "-q", "--format", "swf", filepath.Join(traceFixtures, "small.swf")}, args...)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no nodes", imp("--nodes", "0"), "--nodes: must be ≥ 1, got 0"},
+		{"nodes too many", imp("--nodes", "1000000000"), "--nodes: must be ≤ 134217728 (16777216 per rack × 8 racks), got 1000000000"},
+		{"start past the bound", imp("--start", "1e9"), "--start: must be finite and ≤ 1e+06 hours, got 1e+09"},
+		{"negative hours", imp("--hours", "-1"), "--hours: must be 0 (to the end of the trace) or in [0.01, 1e+06], got -1"},
+		{"tiny hours", imp("--hours", "1e-9"), "--hours: must be 0 (to the end of the trace) or in [0.01, 1e+06], got 1e-09"},
+		{"hours not a number", imp("--hours", "NaN"), "--hours: must be 0 (to the end of the trace) or in [0.01, 1e+06], got NaN"},
+		{"bad fit", imp("--fit", "squeeze"), `--fit: must be scale or drop, got "squeeze"`},
+		{"negative max procs", imp("--max-procs", "-1"), "--max-procs: must be ≥ 0, got -1"},
+		{"negative load", imp("--load", "-1"), "--load: must be 0 (keep the trace's arrivals) or in [0.01, 100], got -1"},
+		{"huge load", imp("--load", "1e300"), "--load: must be 0 (keep the trace's arrivals) or in [0.01, 100], got 1e+300"},
+		{"negative slack", imp("--slack", "20,-5"), "--slack: must be in [0, 1e+06] percent, got -5"},
+		{"huge slack", imp("--slack", "1e308"), "--slack: must be in [0, 1e+06] percent, got 1e+308"},
+		{"slo share above 1", imp("--slo-share", "2"), "--slo-share: must be in [0, 1], got 2"},
+		{"slo share not a number", imp("--slo-share", "NaN"), "--slo-share: must be in [0, 1], got NaN"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			checkUsageError(t, err, tc.want)
+		})
 	}
 }
