@@ -206,7 +206,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"unknown format", simArgs("--format", "xml"), "--format", true},
 		{"negative slack", simArgs("--slack", "20,-5"), "--slack", true},
 		{"huge slack", simArgs("--slack", "1e308"), "--slack: must be in [0, 1e+06] percent", true},
-		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: nodes must be ≤ 134217728", true},
+		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: must be ≤ 134217728 (16777216 per rack × 8 racks), got 1000000000", true},
 		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
 		{"sub-second interval", simArgs("--interval", "1ns"), "--interval: must be ≥ 1s, got 1ns", true},
 		{"too many jobs to generate", simArgs("--hours", "1e9"), "more than 1000000", true},

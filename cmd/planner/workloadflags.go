@@ -53,6 +53,9 @@ func (w *workloadFlags) validate() error {
 	}
 	if p, err := workloads.DefaultParams(w.workload); err == nil { // a generator
 		if err := workloads.CheckNodesRacks(w.nodes, min(p.Racks, w.nodes)); err != nil {
+			if fe := (*workloads.FieldError)(nil); errors.As(err, &fe) && fe.Field == "Nodes" {
+				return fmt.Errorf("--nodes: %s", fe.Problem) // not "--nodes: nodes must …"
+			}
 			return fmt.Errorf("--nodes: %w", err)
 		}
 	}
