@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plannerhq/planner/workloads"
 	"github.com/spf13/pflag"
 )
 
@@ -89,4 +90,16 @@ func configJSONProblem(err error) string {
 		return fmt.Sprintf("it holds a JSON %s", typ.Value)
 	}
 	return err.Error()
+}
+
+// fieldFlagError is err told under the flag of the field it refuses
+// ("--hours: must be …", not "--hours: hours must be …") when err wraps a
+// *workloads.FieldError whose Field has a flag in flags (field → flag);
+// nil otherwise.
+func fieldFlagError(err error, flags map[string]string) error {
+	var fe *workloads.FieldError
+	if errors.As(err, &fe) && flags[fe.Field] != "" {
+		return fmt.Errorf("%s: %s", flags[fe.Field], fe.Problem)
+	}
+	return nil
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
-	"github.com/plannerhq/planner/workloads"
 	"github.com/plannerhq/planner/workloads/traces"
 	"github.com/spf13/pflag"
 )
@@ -73,9 +71,8 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	}
 	o.Racks = min(o.Racks, max(o.Nodes, 1))
 	if err := o.Validate(); err != nil {
-		var fe *workloads.FieldError
-		if errors.As(err, &fe) && optionFlags[fe.Field] != "" {
-			return usageError{fmt.Errorf("%s: %s", optionFlags[fe.Field], fe.Problem)}
+		if ferr := fieldFlagError(err, optionFlags); ferr != nil {
+			return usageError{ferr}
 		}
 		return usageError{fmt.Errorf("workload import: %w", err)}
 	}

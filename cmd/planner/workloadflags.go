@@ -53,8 +53,8 @@ func (w *workloadFlags) validate() error {
 	}
 	if p, err := workloads.DefaultParams(w.workload); err == nil { // a generator
 		if err := workloads.CheckNodesRacks(w.nodes, min(p.Racks, w.nodes)); err != nil {
-			if fe := (*workloads.FieldError)(nil); errors.As(err, &fe) && fe.Field == "Nodes" {
-				return fmt.Errorf("--nodes: %s", fe.Problem) // not "--nodes: nodes must …"
+			if ferr := fieldFlagError(err, map[string]string{"Nodes": "--nodes"}); ferr != nil {
+				return ferr
 			}
 			return fmt.Errorf("--nodes: %w", err)
 		}
