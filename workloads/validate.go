@@ -61,12 +61,16 @@ func invalidf(format string, args ...any) error {
 // (ClassRules' "SLOShare", traces.Options' "Hours"), so that a front end
 // can name its own flag or key for it (errors.As); Name is how the message
 // calls the field and Problem says the rest: "slo share" "must be in
-// [0, 1], got 2".
+// [0, 1], got 2". Err, when set, is the sentinel the problem is a case of
+// (errors.Is sees it); Problem already tells it.
 type FieldError struct {
 	Field, Name, Problem string
+	Err                  error
 }
 
 func (e *FieldError) Error() string { return e.Name + " " + e.Problem }
+
+func (e *FieldError) Unwrap() error { return e.Err }
 
 // BadField returns a *FieldError with the problem format, args.
 func BadField(field, name, format string, args ...any) error {

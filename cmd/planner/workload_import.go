@@ -92,6 +92,11 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	}
 	w, rep, err := traces.Build(t, o)
 	if err != nil {
+		// The window the options cut from this trace holds no jobs, or
+		// lasts too long or too short: told under the flag to change.
+		if ferr := fieldFlagError(err, optionFlags); ferr != nil {
+			return usageError{ferr}
+		}
 		return err
 	}
 	if !quiet {

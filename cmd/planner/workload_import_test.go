@@ -71,7 +71,7 @@ func TestWorkloadImportBadInput(t *testing.T) {
 		{"unknown format", []string{"--format", "pbs", bad}, "--format", true},
 		{"no path", []string{"--format", "swf"}, "FILE or DIR", true},
 		{"missing file", []string{"--format", "mustang", filepath.Join(dir, "nope.csv")}, "no such file", false},
-		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "holds no jobs", false},
+		{"empty window", []string{"--format", "swf", "--skip-bad", bad, "--start", "100", "-o", out}, "--start: 100 puts the window at [100.00 h, 105.00 h) of the 0.02 h trace: the window holds no jobs", true},
 		{"negative start", []string{"--format", "swf", bad, "--start", "-5"}, "--start: must be ≥ 0 hours after the trace's first submit (leave it out for the middle of the trace), got -5", true},
 		{"start -1, the library's mark for the middle", []string{"--format", "swf", bad, "--start", "-1"}, "--start: must be ≥ 0 hours", true},
 		{"start not a number", []string{"--format", "swf", bad, "--start", "NaN"}, "--start: must be ≥ 0 hours", true},
@@ -125,6 +125,10 @@ func TestWorkloadImportOptionErrors(t *testing.T) {
 		{"huge slack", imp("--slack", "1e308"), "--slack: must be in [0, 1e+06] percent, got 1e+308"},
 		{"slo share above 1", imp("--slo-share", "2"), "--slo-share: must be in [0, 1], got 2"},
 		{"slo share not a number", imp("--slo-share", "NaN"), "--slo-share: must be in [0, 1], got NaN"},
+		// Refused by the trace once it is read: the window the flags cut.
+		{"window past the trace", imp("--start", "0", "--hours", "1e6"), "--hours: 1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
+		{"window squeezed", imp("--start", "0", "--hours", "0.01", "--nodes", "1000", "--fit", "drop", "--load", "100"), "--load: 100 squeezes the window's 4.8e+03 node-seconds of jobs on 1000 nodes into 0.048 s (under 1 s); ask for a lower load"},
+		{"window empty from the middle", imp("--hours", "0.01", "--load", "100"), "--hours: 0.01 from the middle of the trace puts the window at [12.50 h, 12.51 h) of the 25.00 h trace: the window holds no jobs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

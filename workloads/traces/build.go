@@ -240,8 +240,17 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		}
 	}
 	if len(win) == 0 {
-		return nil, rep, fmt.Errorf("import %s: window [%.2f h, %.2f h) of a %.2f h trace: %w",
-			rep.Source, rep.WindowStartS/3600, rep.WindowEndS/3600, rep.TraceSpanS/3600, ErrEmptyWindow)
+		// Blamed on the start when it was chosen, else on the length of the
+		// window (which starts at the middle of the trace).
+		field, name, value := "Hours", "hours", fmt.Sprintf("%v from the middle of the trace", o.Hours)
+		if o.StartHours >= 0 {
+			field, name, value = "StartHours", "start", fmt.Sprint(o.StartHours)
+		}
+		return nil, rep, fmt.Errorf("import %s: %w", rep.Source, &workloads.FieldError{
+			Field: field, Name: name, Err: ErrEmptyWindow,
+			Problem: fmt.Sprintf("%s puts the window at [%.2f h, %.2f h) of the %.2f h trace: %v",
+				value, rep.WindowStartS/3600, rep.WindowEndS/3600, rep.TraceSpanS/3600, ErrEmptyWindow),
+		})
 	}
 
 	window := end - start
@@ -251,13 +260,20 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		rep.ArrivalFactor = rep.TraceLoad / o.Load
 		window *= rep.ArrivalFactor
 		if window < minWindowS {
-			return nil, rep, fmt.Errorf("import %s: load %v squeezes the window's %.3g node-seconds of jobs on %d nodes into %.3g s (under %g s); ask for a lower load",
-				rep.Source, o.Load, work, o.Nodes, window, float64(minWindowS))
+			return nil, rep, fmt.Errorf("import %s: %w", rep.Source, workloads.BadField("Load", "load",
+				"%v squeezes the window's %.3g node-seconds of jobs on %d nodes into %.3g s (under %g s); ask for a lower load",
+				o.Load, work, o.Nodes, window, float64(minWindowS)))
 		}
 	}
 	if window > workloads.MaxSeconds {
-		return nil, rep, fmt.Errorf("import %s: the window would last %.3g s, more than %g s; ask for a shorter window or a higher load",
-			rep.Source, window, float64(workloads.MaxSeconds))
+		// Blamed on the load when it stretched the window, else on its length.
+		field, name, value := "Hours", "hours", o.Hours
+		if o.Load > 0 {
+			field, name, value = "Load", "load", o.Load
+		}
+		return nil, rep, fmt.Errorf("import %s: %w", rep.Source, workloads.BadField(field, name,
+			"%v makes the window last %.3g s, more than %g s; ask for a shorter window or a higher load",
+			value, window, float64(workloads.MaxSeconds)))
 	}
 	rep.WindowS = window
 	rep.Load = work / (float64(o.Nodes) * window)

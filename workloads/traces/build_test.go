@@ -232,6 +232,45 @@ func TestBuildErrors(t *testing.T) {
 	}
 }
 
+// TestBuildWindowField: a window the options cut from the trace that holds
+// no jobs, or lasts too long or too short, is blamed on the option to
+// change (errors.As finds the field), and the empty one still matches
+// ErrEmptyWindow.
+func TestBuildWindowField(t *testing.T) {
+	tests := []struct {
+		name    string
+		tr      *Trace
+		mutate  func(o *Options)
+		field   string
+		problem string
+	}{
+		{"empty window from the chosen start", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours = 100, 1 }, "StartHours",
+			"100 puts the window at [100.00 h, 101.00 h) of the 9.00 h trace: the window holds no jobs"},
+		{"empty window from the middle", hourly(10, 8, 1), func(o *Options) { o.Hours = 0.5 }, "Hours",
+			"0.5 from the middle of the trace puts the window at [4.50 h, 5.00 h) of the 9.00 h trace: the window holds no jobs"},
+		{"squeezed by the load", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load = 1000, FitDrop, 100 }, "Load",
+			"100 squeezes the window's 3e+03 node-seconds of jobs on 1000 nodes into 0.03 s (under 1 s); ask for a lower load"},
+		{"too long for its length", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours = 0, 1e6 }, "Hours",
+			"1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
+		{"stretched by the load", hourly(20000, 1, 1), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.01 }, "Load",
+			"0.01 makes the window last 1.2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			tc.mutate(&o)
+			_, _, err := Build(tc.tr, o)
+			var fe *workloads.FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Problem != tc.problem {
+				t.Fatalf("Build() = %v, want field %s: %s", err, tc.field, tc.problem)
+			}
+			if empty := strings.Contains(tc.name, "empty"); errors.Is(err, ErrEmptyWindow) != empty {
+				t.Errorf("errors.Is(%v, ErrEmptyWindow) = %v, want %v", err, !empty, empty)
+			}
+		})
+	}
+}
+
 // TestOptionsValidateField: each refusal names the bad field, of Options
 // or of its class rules, with the problem apart from the field's name.
 func TestOptionsValidateField(t *testing.T) {
