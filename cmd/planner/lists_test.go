@@ -23,7 +23,7 @@ func TestDuplicates(t *testing.T) {
 		want string
 	}{
 		{"simulate schedulers", []string{"simulate", "--schedulers", "prio,prio"}, "--schedulers: prio is given twice"},
-		{"simulate schedulers in --config", []string{"simulate", "--config", cfg}, "--schedulers: prio is given twice"},
+		{"simulate schedulers in --config", []string{"simulate", "--config", cfg}, "--config " + cfg + ": schedulers: prio is given twice"},
 		{"sweep schedulers", []string{"sweep", "--schedulers", "prio,backfill,prio", "--vary", "load=1,2"}, "--schedulers: prio is given twice"},
 		{"bench solvers", []string{"bench", "solver", "--solvers", "greedy,greedy"}, "--solvers: greedy is given twice"},
 		{"bench seeds", []string{"bench", "solver", "--seeds", "1-3,2", "--solvers", "greedy"}, "--seeds: 2 is given twice"},

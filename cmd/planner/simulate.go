@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -157,8 +158,9 @@ func newSimulateFlags(name string, out io.Writer, reg experiments.Registry) (*pf
 }
 
 // runSimulateWith is runSimulate with the registry given (for tests).
-func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
+func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) (err error) {
 	fs, f := newSimulateFlags("simulate", stdout, reg)
+	defer func() { err = inConfig(fs, err) }()
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), simulateUsage)
 		fs.PrintDefaults()
@@ -475,6 +477,42 @@ func givenName(fl *pflag.Flag) string {
 	}
 	return "--" + fl.Name
 }
+
+// inConfig names the --config file in err when err is told under a flag
+// ("--hours: must be > 0, got 0") that the file set and the command line
+// did not: "--config c.json: hours: must be > 0, got 0". Every flag error
+// of the commands starts with the flag's name, so the range checks, which
+// know only the value, need not know where it came from. The exit status
+// is kept.
+func inConfig(fs *pflag.FlagSet, err error) error {
+	if err == nil {
+		return nil
+	}
+	name, rest, ok := strings.Cut(err.Error(), ": ")
+	name, isFlag := strings.CutPrefix(name, "--")
+	if !ok || !isFlag {
+		return err
+	}
+	fl := fs.Lookup(name)
+	if fl == nil || fl.Annotations[configAnnotation] == nil {
+		return err
+	}
+	named := renamedError{givenName(fl) + ": " + rest, err}
+	if errors.As(err, new(usageError)) {
+		return usageError{named}
+	}
+	return named
+}
+
+// renamedError is err told in other words.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e renamedError) Error() string { return e.msg }
+
+func (e renamedError) Unwrap() error { return e.err }
 
 func splitList(v string) []string {
 	if v == "" {

@@ -323,3 +323,49 @@ func TestIntervalWithinWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigErrorsNameTheFile: a value a --config file set and a check
+// refuses is told under the file and its key, in simulate and sweep, with
+// the exit status of the check; a value given on the command line (which
+// wins over the file) is told under its flag.
+func TestConfigErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	config := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	zeroHours := config("zero-hours.json", `{"hours": 0}`)
+	longInterval := config("long-interval.json", `{"interval": "2h", "hours": 1}`)
+	oneHour := config("one-hour.json", `{"hours": 1}`)
+	aFile := config("a-file", "")
+	outIsFile := config("out.json", `{"out": "`+aFile+`"}`)
+	tests := []struct {
+		name  string
+		args  []string
+		want  string
+		usage bool
+	}{
+		{"simulate, range", []string{"simulate", "--quiet", "--config", zeroHours}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
+		{"simulate, the command line wins", []string{"simulate", "--quiet", "--config", zeroHours, "--hours", "-1"}, "--hours: must be > 0, got -1", true},
+		{"simulate, interval", []string{"simulate", "--quiet", "--nodes", "16", "--config", longInterval}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
+		{"simulate, out", []string{"simulate", "--quiet", "--nodes", "16", "--hours", "0.1", "--schedulers", "prio", "--config", outIsFile}, "--config " + outIsFile + ": out: mkdir " + aFile + ": not a directory", false},
+		{"sweep, range", []string{"sweep", "--quiet", "--config", zeroHours, "--vary", "load=1,2"}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
+		{"sweep, interval", []string{"sweep", "--quiet", "--nodes", "16", "--config", longInterval, "--vary", "load=1,2"}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
+		{"sweep, varied and set", []string{"sweep", "--quiet", "--config", oneHour, "--vary", "hours=0.5,1"}, "--vary: --hours is both varied and set by --config " + oneHour, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if tc.usage {
+				checkUsageError(t, err, tc.want)
+				return
+			}
+			if err == nil || err.Error() != tc.want || exitCode(err) != 1 {
+				t.Fatalf("error %v (exit %d), want %q, exit 1", err, exitCode(err), tc.want)
+			}
+		})
+	}
+}

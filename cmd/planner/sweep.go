@@ -121,8 +121,9 @@ type sweepFlags struct {
 }
 
 // runSweepWith is runSweep with the registry given (for tests).
-func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) error {
+func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) (err error) {
 	fs, base := newSimulateFlags("sweep", stdout, reg)
+	defer func() { err = inConfig(fs, err) }()
 	var sf sweepFlags
 	fs.StringVar(&sf.vary, "vary", "", "the simulate flag to vary and its values: FLAG=v1,v2,...")
 	fs.StringVar(&sf.study, "study", "", "a named sweep (below); --vary with its flag replaces its values")
@@ -223,7 +224,10 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 	if why, ok := notVaried[flag]; ok {
 		return nil, fmt.Errorf("--vary: --%s cannot be varied: %s", flag, why)
 	}
-	if fs.Changed(flag) {
+	if fl.Changed {
+		if path := fl.Annotations[configAnnotation]; path != nil {
+			return nil, fmt.Errorf("--vary: --%s is both varied and set by --config %s", flag, path[0])
+		}
 		return nil, fmt.Errorf("--vary: --%s is both varied and given", flag)
 	}
 	if err := base.validate(reg); err != nil {
