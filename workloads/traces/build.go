@@ -267,12 +267,14 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	}
 	if window > workloads.MaxSeconds {
 		// Blamed on the load when it stretched the window, else on its length.
-		field, name, value := "Hours", "hours", o.Hours
+		field, name, value := "Hours", "hours", fmt.Sprint(o.Hours)
 		if o.Load > 0 {
-			field, name, value = "Load", "load", o.Load
+			field, name, value = "Load", "load", fmt.Sprint(o.Load)
+		} else if o.Hours == 0 {
+			value = "0 (to the end of the trace)"
 		}
 		return nil, rep, fmt.Errorf("import %s: %w", rep.Source, workloads.BadField(field, name,
-			"%v makes the window last %.3g s, more than %g s; ask for a shorter window or a higher load",
+			"%s makes the window last %.3g s, more than %g s; ask for a shorter window or a higher load",
 			value, window, float64(workloads.MaxSeconds)))
 	}
 	rep.WindowS = window

@@ -252,6 +252,8 @@ func TestBuildWindowField(t *testing.T) {
 			"100 squeezes the window's 3e+03 node-seconds of jobs on 1000 nodes into 0.03 s (under 1 s); ask for a lower load"},
 		{"too long for its length", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours = 0, 1e6 }, "Hours",
 			"1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
+		{"too long to the end of the trace", func() *Trace { tr := hourly(2, 8, 1); tr.Records[1].Submit = 2e9; return tr }(), func(o *Options) { o.StartHours, o.Hours = 0, 0 }, "Hours",
+			"0 (to the end of the trace) makes the window last 2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"stretched by the load", hourly(20000, 1, 1), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.01 }, "Load",
 			"0.01 makes the window last 1.2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 	}
