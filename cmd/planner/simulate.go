@@ -479,25 +479,25 @@ func givenName(fl *pflag.Flag) string {
 }
 
 // inConfig names the --config file in err when err is told under a flag
-// ("--hours: must be > 0, got 0") that the file set and the command line
-// did not: "--config c.json: hours: must be > 0, got 0". Every flag error
-// of the commands starts with the flag's name, so the range checks, which
-// know only the value, need not know where it came from. The exit status
-// is kept.
+// ("--hours: must be > 0, got 0", "--workload /tmp: is a directory") that
+// the file set and the command line did not: "--config c.json: hours: must
+// be > 0, got 0". Every flag error of the commands starts with the flag's
+// name, so the range checks, which know only the value, need not know
+// where it came from. The exit status is kept.
 func inConfig(fs *pflag.FlagSet, err error) error {
 	if err == nil {
 		return nil
 	}
-	name, rest, ok := strings.Cut(err.Error(), ": ")
-	name, isFlag := strings.CutPrefix(name, "--")
-	if !ok || !isFlag {
+	msg, isFlag := strings.CutPrefix(err.Error(), "--")
+	end := strings.IndexAny(msg, " :")
+	if !isFlag || end < 0 {
 		return err
 	}
-	fl := fs.Lookup(name)
+	fl := fs.Lookup(msg[:end])
 	if fl == nil || fl.Annotations[configAnnotation] == nil {
 		return err
 	}
-	named := renamedError{givenName(fl) + ": " + rest, err}
+	named := renamedError{givenName(fl) + msg[end:], err}
 	if errors.As(err, new(usageError)) {
 		return usageError{named}
 	}

@@ -303,6 +303,8 @@ func TestIntervalWithinWindow(t *testing.T) {
 		{"sweep of the hours", []string{"sweep", "--nodes", "16", "--interval", "10m", "--vary", "hours=0.1,1"}, "--vary hours=0.1: --interval: 10m0s is longer than the simulated window (--hours 0.1: 6m0s)"},
 		{"sweep, interval not given", []string{"sweep", "--nodes", "16", "--hours", "0.01", "--vary", "load=1,2"}, "--hours: 0.01 (36s) is shorter than the scheduling interval (--interval, default 1m0s)"},
 		{"sweep of the hours, interval not given", []string{"sweep", "--nodes", "16", "--vary", "hours=1,0.01"}, "--vary hours=0.01: --hours: 0.01 (36s) is shorter than the scheduling interval (--interval, default 1m0s)"},
+		{"sweep of intervals within a short window", []string{"sweep", "--nodes", "16", "--hours", "0.01", "--vary", "interval=10s,20s"}, ""},
+		{"sweep of intervals, one past a short window", []string{"sweep", "--nodes", "16", "--hours", "0.01", "--vary", "interval=10s,2m"}, "--vary interval=2m: --interval: 2m0s is longer than the simulated window (--hours 0.01: 36s)"},
 		{"sweep of the interval on a file", []string{"sweep", "--workload", file, "--vary", "interval=1m,45m"}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 		{"sweep of a generator and a file", []string{"sweep", "--nodes", "16", "--hours", "1", "--interval", "45m", "--vary", "workload=google," + file}, "--interval: 45m0s is longer than the window of the workload file w.jsonl (30m0s)"},
 	}
@@ -342,6 +344,8 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 	oneHour := config("one-hour.json", `{"hours": 1}`)
 	aFile := config("a-file", "")
 	outIsFile := config("out.json", `{"out": "`+aFile+`"}`)
+	dirWorkload := config("dir-workload.json", `{"workload": "`+dir+`"}`)
+	oneLoad := config("one-load.json", `{"load": 1.2}`)
 	tests := []struct {
 		name  string
 		args  []string
@@ -354,6 +358,8 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 		{"simulate, out", []string{"simulate", "--quiet", "--nodes", "16", "--hours", "0.1", "--schedulers", "prio", "--config", outIsFile}, "--config " + outIsFile + ": out: mkdir " + aFile + ": not a directory", false},
 		{"sweep, range", []string{"sweep", "--quiet", "--config", zeroHours, "--vary", "load=1,2"}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
 		{"sweep, interval", []string{"sweep", "--quiet", "--nodes", "16", "--config", longInterval, "--vary", "load=1,2"}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
+		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)", false},
+		{"sweep, a study's flag set", []string{"sweep", "--quiet", "--config", oneLoad, "--study", "load"}, "--study load varies --load, which is also set by --config " + oneLoad, true},
 		{"sweep, varied and set", []string{"sweep", "--quiet", "--config", oneHour, "--vary", "hours=0.5,1"}, "--vary: --hours is both varied and set by --config " + oneHour, true},
 	}
 	for _, tc := range tests {

@@ -225,14 +225,22 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		return nil, fmt.Errorf("--vary: --%s cannot be varied: %s", flag, why)
 	}
 	if fl.Changed {
-		if path := fl.Annotations[configAnnotation]; path != nil {
-			return nil, fmt.Errorf("--vary: --%s is both varied and set by --config %s", flag, path[0])
+		varied := "--vary: --" + flag + " is both varied and"
+		if sf.vary == "" {
+			varied = fmt.Sprintf("--study %s varies --%s, which is also", sf.study, flag)
 		}
-		return nil, fmt.Errorf("--vary: --%s is both varied and given", flag)
+		if path := fl.Annotations[configAnnotation]; path != nil {
+			return nil, fmt.Errorf("%s set by --config %s", varied, path[0])
+		}
+		return nil, fmt.Errorf("%s given", varied)
 	}
-	if err := base.validate(reg); err != nil {
-		return nil, err
-	}
+	// The flags every point shares are checked once, so that a mistake in
+	// one is told without a point's prefix. That check sees the varied
+	// flag at its default, so its error stands only when a point fails
+	// with it too: --hours 0.01 with --vary interval=10s,20s is a sweep
+	// whose every point passes, though the default --interval (1m) would
+	// not.
+	baseErr := base.validate(reg)
 	p.flag, p.values = flag, values
 	p.unit = flagUnits[flag]
 	if fl.Value.Type() == "duration" {
@@ -263,6 +271,9 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		for _, seed := range p.seeds {
 			pf, held, err := pointFlags(base, flag, v, seed, reg)
 			if err != nil {
+				if baseErr != nil && errors.Unwrap(err) != nil && errors.Unwrap(err).Error() == baseErr.Error() {
+					return nil, baseErr
+				}
 				return nil, err
 			}
 			p.points = append(p.points, pf)

@@ -205,18 +205,28 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	}
 
 	var hist, win []workloads.Job
+	// The window's records left out, so that a window they empty is told
+	// apart from one the trace leaves empty.
+	var winTooLong, winTooWide int
 	for i := range recs {
 		r := &recs[i]
 		if r.Submit >= end {
 			rep.AfterWindow = len(recs) - i
 			break
 		}
+		inWindow := r.Submit >= start
 		if tooLong(r) {
 			rep.Filtered = countFiltered(rep.Filtered, reasonTooLong)
+			if inWindow {
+				winTooLong++
+			}
 			continue
 		}
 		nodes, ok := fit(r.Size, o, rep)
 		if !ok {
+			if inWindow {
+				winTooWide++
+			}
 			continue
 		}
 		j := workloads.Job{
@@ -238,6 +248,21 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		} else {
 			win = append(win, j)
 		}
+	}
+	if len(win) == 0 && winTooWide > 0 {
+		long := ""
+		if winTooLong > 0 {
+			long = fmt.Sprintf(" and %d run longer than %g s", winTooLong, float64(workloads.MaxSeconds))
+		}
+		return nil, rep, fmt.Errorf("import %s: %w", rep.Source, &workloads.FieldError{
+			Field: "Fit", Name: "fit", Err: ErrEmptyWindow,
+			Problem: fmt.Sprintf("%s leaves none of the window's %d jobs: %d are wider than the %d-node cluster%s (scale fits them; so would more nodes)",
+				o.Fit, winTooWide+winTooLong, winTooWide, o.Nodes, long),
+		})
+	}
+	if len(win) == 0 && winTooLong > 0 {
+		return nil, rep, fmt.Errorf("import %s: all %d jobs of the window [%.2f h, %.2f h) run longer than %g s: %w",
+			rep.Source, winTooLong, rep.WindowStartS/3600, rep.WindowEndS/3600, float64(workloads.MaxSeconds), ErrEmptyWindow)
 	}
 	if len(win) == 0 {
 		// Blamed on the start when it was chosen, else on the length of the
@@ -268,7 +293,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	if window > workloads.MaxSeconds {
 		// Blamed on the load when it stretched the window, else on its length.
 		field, name, value := "Hours", "hours", fmt.Sprint(o.Hours)
-		if o.Load > 0 {
+		if rep.ArrivalFactor > 1 {
 			field, name, value = "Load", "load", fmt.Sprint(o.Load)
 		} else if o.Hours == 0 {
 			value = "0 (to the end of the trace)"

@@ -230,6 +230,14 @@ func TestBuildErrors(t *testing.T) {
 	if !errors.Is(err, ErrEmptyWindow) {
 		t.Errorf("empty window error %v does not match ErrEmptyWindow", err)
 	}
+	long := hourly(10, 8, 1)
+	for i := range long.Records {
+		long.Records[i].Runtime = 2e9
+	}
+	_, _, err = Build(long, func() Options { o := DefaultOptions(); o.StartHours, o.Hours = 0, 3; return o }())
+	if want := "import hourly.swf: all 3 jobs of the window [0.00 h, 3.00 h) run longer than 1e+09 s: the window holds no jobs"; err == nil || err.Error() != want || !errors.Is(err, ErrEmptyWindow) {
+		t.Errorf("window of too-long jobs: error %v, want %q matching ErrEmptyWindow", err, want)
+	}
 }
 
 // TestBuildWindowField: a window the options cut from the trace that holds
@@ -254,6 +262,10 @@ func TestBuildWindowField(t *testing.T) {
 			"1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"too long to the end of the trace", func() *Trace { tr := hourly(2, 8, 1); tr.Records[1].Submit = 2e9; return tr }(), func(o *Options) { o.StartHours, o.Hours = 0, 0 }, "Hours",
 			"0 (to the end of the trace) makes the window last 2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
+		{"emptied by the fit", hourly(10, 8, 8), func(o *Options) { o.StartHours, o.Hours, o.Nodes, o.Racks, o.Fit = 0, 3, 4, 4, FitDrop }, "Fit",
+			"drop leaves none of the window's 3 jobs: 3 are wider than the 4-node cluster (scale fits them; so would more nodes)"},
+		{"too long, though the load shortened it", func() *Trace { tr := hourly(2, 1, 1); tr.Records[0].Runtime = 2e7; tr.Records[1].Submit = 2e9; return tr }(), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.015 }, "Hours",
+			"0 (to the end of the trace) makes the window last 1.33e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"stretched by the load", hourly(20000, 1, 1), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.01 }, "Load",
 			"0.01 makes the window last 1.2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 	}
@@ -266,7 +278,7 @@ func TestBuildWindowField(t *testing.T) {
 			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Problem != tc.problem {
 				t.Fatalf("Build() = %v, want field %s: %s", err, tc.field, tc.problem)
 			}
-			if empty := strings.Contains(tc.name, "empty"); errors.Is(err, ErrEmptyWindow) != empty {
+			if empty := strings.Contains(tc.name, "empt"); errors.Is(err, ErrEmptyWindow) != empty {
 				t.Errorf("errors.Is(%v, ErrEmptyWindow) = %v, want %v", err, !empty, empty)
 			}
 		})
