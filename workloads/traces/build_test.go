@@ -264,7 +264,12 @@ func TestBuildWindowField(t *testing.T) {
 			"0 (to the end of the trace) makes the window last 2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"emptied by the fit", hourly(10, 8, 8), func(o *Options) { o.StartHours, o.Hours, o.Nodes, o.Racks, o.Fit = 0, 3, 4, 4, FitDrop }, "Fit",
 			"drop leaves none of the window's 3 jobs: 3 are wider than the 4-node cluster (scale fits them; so would more nodes)"},
-		{"too long, though the load shortened it", func() *Trace { tr := hourly(2, 1, 1); tr.Records[0].Runtime = 2e7; tr.Records[1].Submit = 2e9; return tr }(), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.015 }, "Hours",
+		{"too long, though the load shortened it", func() *Trace {
+			tr := hourly(2, 1, 1)
+			tr.Records[0].Runtime = 2e7
+			tr.Records[1].Submit = 2e9
+			return tr
+		}(), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.015 }, "Hours",
 			"0 (to the end of the trace) makes the window last 1.33e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"stretched by the load", hourly(20000, 1, 1), func(o *Options) { o.StartHours, o.Hours, o.Load = 0, 0, 0.01 }, "Load",
 			"0.01 makes the window last 1.2e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
