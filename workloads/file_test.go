@@ -69,8 +69,10 @@ func TestReadMalformed(t *testing.T) {
 	}{
 		{"zero nodes", 4, job(`,"nodes":0`), "workload line 4: job 1: nodes must be ≥ 1, got 0"},
 		{"wider than cluster", 4, job(`,"nodes":9`), "workload line 4: job 1: nodes must be ≤ cluster size 8, got 9"},
-		{"zero runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":0`, 1), "line 4: job 1: runtime_s must be in (0, 1e+09], got 0"},
-		{"huge runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":1e308`, 1), "line 4: job 1: runtime_s must be in (0, 1e+09], got 1e+308"},
+		{"zero runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":0`, 1), "line 4: job 1: runtime_s must be in [0.001, 1e+09], got 0"},
+		// Below a millisecond, loads and slack shares overflow to +Inf.
+		{"sub-millisecond runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":1e-300`, 1), "line 4: job 1: runtime_s must be in [0.001, 1e+09], got 1e-300"},
+		{"huge runtime", 4, strings.Replace(job(`,"nodes":1`), `"runtime_s":60`, `"runtime_s":1e308`, 1), "line 4: job 1: runtime_s must be in [0.001, 1e+09], got 1e+308"},
 		{"negative submit", 4, strings.Replace(job(`,"nodes":1`), `"submit_s":30`, `"submit_s":-1`, 1), "line 4: job 1: submit_s must be in [0, window_s=3600), got -1"},
 		{"submit past window", 5, strings.Replace(job(`,"nodes":1`), `"id":1,"submit_s":30`, `"id":2,"submit_s":3600`, 1), "line 5: job 2: submit_s must be in [0, window_s=3600)"},
 		{"deadline before submit", 4, strings.Replace(job(`,"nodes":1,"deadline_s":30`), `"class":"be"`, `"class":"slo"`, 1), "line 4: job 1: SLO deadline must be in (submit, submit + 1.0001e+13] with submit 30, got 30"},
@@ -93,8 +95,9 @@ func TestReadMalformed(t *testing.T) {
 		{"no partitions", 1, strings.Replace(valid[0], `"partition_nodes":[4,4]`, `"partition_nodes":[]`, 1), "workload line 1: cluster must have ≥ 1 partition, got 0"},
 		{"empty partition", 1, strings.Replace(valid[0], `"partition_nodes":[4,4]`, `"partition_nodes":[4,0]`, 1), "workload line 1: cluster partition 1 must have 1…16777216 nodes, got 0"},
 		{"slowdown below 1", 1, strings.Replace(valid[0], `"slowdown":1.5`, `"slowdown":0.5`, 1), "workload line 1: cluster slowdown must be in [1, 1000], got 0.5"},
-		{"zero window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be in (0, 1e+09], got 0"},
-		{"huge window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":1e308`, 1), "workload line 1: window_s must be in (0, 1e+09], got 1e+308"},
+		{"zero window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be in [0.001, 1e+09], got 0"},
+		{"sub-millisecond window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":1e-300`, 1), "workload line 1: window_s must be in [0.001, 1e+09], got 1e-300"},
+		{"huge window", 1, strings.Replace(valid[0], `"window_s":3600`, `"window_s":1e308`, 1), "workload line 1: window_s must be in [0.001, 1e+09], got 1e+308"},
 		{"header not JSON", 1, "version 1", "workload line 1: header: bad JSON"},
 	}
 	for _, tc := range tests {
@@ -179,7 +182,7 @@ func TestWriteRejectsInvalid(t *testing.T) {
 		wantErr string
 	}{
 		{"zero nodes", func(w *Workload) { w.Jobs[1].Nodes = 0 }, "workload line 4: job 1: nodes must be ≥ 1, got 0"},
-		{"nan runtime", func(w *Workload) { w.Jobs[0].Runtime = nan() }, "workload line 3: job 0: runtime_s must be in (0, 1e+09], got NaN"},
+		{"nan runtime", func(w *Workload) { w.Jobs[0].Runtime = nan() }, "workload line 3: job 0: runtime_s must be in [0.001, 1e+09], got NaN"},
 		{"huge value", func(w *Workload) { w.Jobs[0].Value = 1e308 }, "workload line 3: job 0: value must be in [0, 1e+12], got 1e+308"},
 		{"history in window", func(w *Workload) { w.History[0].Submit = 5 }, "workload line 2: job 10: history jobs must have submit_s < 0"},
 		{"unknown class", func(w *Workload) { w.Jobs[2].Class = 7 }, "workload line 5: job 2: unknown class 7"},
@@ -218,7 +221,7 @@ func TestReadHeader(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"empty", "", "workload line 1: empty input, want a header line"},
 		{"blank", "\n", "workload line 1: blank line"},
-		{"zero window", strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be in (0, 1e+09], got 0"},
+		{"zero window", strings.Replace(valid[0], `"window_s":3600`, `"window_s":0`, 1), "workload line 1: window_s must be in [0.001, 1e+09], got 0"},
 	} {
 		if _, err := ReadHeader(strings.NewReader(tc.text)); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)

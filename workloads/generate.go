@@ -147,6 +147,8 @@ func (p *Params) validate(what string) error {
 	switch {
 	case !Finite(p.Hours) || p.Hours <= 0:
 		return bad("hours must be > 0, got %v", p.Hours)
+	case p.Hours*3600 > MaxSeconds:
+		return bad("hours must be ≤ %.7g (a window of at most %g s), got %v", MaxSeconds/3600, float64(MaxSeconds), p.Hours)
 	case !Finite(p.Load) || p.Load <= 0:
 		return bad("load must be > 0, got %v", p.Load)
 	case !Finite(p.Slowdown) || p.Slowdown < 1:
@@ -259,6 +261,12 @@ func Generate(generator string, p Params) (*Workload, error) {
 		jobs[i].Submit = min(FloorMS(t), math.Nextafter(window, 0))
 	}
 	history := g.history(rand.New(rand.NewPCG(p.Seed, 3)), scale)
+	// The history arrives at the window's rate, so a sparse window (low
+	// load on few nodes) stretches it back beyond what a workload holds.
+	if len(history) > 0 && history[0].Submit < -MaxSeconds {
+		return nil, fmt.Errorf("%s: the %d history jobs, arriving at the window's rate, reach %.3g s before the window, more than %g s; ask for a higher load or more nodes: %w",
+			what, len(history), -history[0].Submit, float64(MaxSeconds), ErrInvalid)
+	}
 
 	w := &Workload{
 		Header: Header{

@@ -59,7 +59,12 @@ func TestParamsErrors(t *testing.T) {
 		{"outlier factors", func(p *Params) { p.OutlierMin, p.OutlierMax = 0.5, 8 }, "outlier factors must satisfy 1 ≤ min ≤ max, got [0.5, 8]"},
 		{"variable share", func(p *Params) { p.VariableShare = -1 }, "variable share must be in [0, 1], got -1"},
 		{"negative value", func(p *Params) { p.BEValue = -1 }, "be value must be in [0, 1e+12], got -1"},
-		{"too many jobs", func(p *Params) { p.Hours = 1e6 }, "more than 1000000"},
+		{"too many jobs", func(p *Params) { p.Hours = 1e5 }, "more than 1000000"},
+		{"window too long", func(p *Params) { p.Hours = 3e5 }, "hours must be ≤ 277777.8 (a window of at most 1e+09 s), got 300000"},
+		// A sparse window's history, at the window's rate, would reach
+		// back further than a workload may (the validation of the result
+		// would call it a bug).
+		{"history too long ago", func(p *Params) { p.Nodes, p.Load, p.Hours = 8, 1e-6, 1000 }, "before the window, more than 1e+09 s; ask for a higher load or more nodes"},
 	}
 	for _, gen := range Generators() {
 		for _, tc := range tests {

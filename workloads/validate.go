@@ -20,6 +20,10 @@ const (
 	// years): runtimes, requests, task durations, window_s, and how long
 	// before the window a history job came.
 	MaxSeconds = 1e9
+	// MinSeconds bounds runtimes and window_s from below: a millisecond,
+	// the resolution of workload times (generators and importers round to
+	// it). Shorter ones would turn loads and slack shares into +Inf.
+	MinSeconds = 1e-3
 	// MaxValue bounds a job's value.
 	MaxValue = 1e12
 	// MaxSlowdown bounds the cluster's slowdown factor.
@@ -86,9 +90,9 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // would produce (header = line 1, then history, then window jobs). Rules:
 //
 //   - header: version = FormatVersion; ≥ 1 partition, each of 1…2²⁴ nodes;
-//     slowdown in [1, MaxSlowdown]; window_s in (0, MaxSeconds];
+//     slowdown in [1, MaxSlowdown]; window_s in [MinSeconds, MaxSeconds];
 //   - every job: id ≥ 0 and unique over history and window; class slo or
-//     be; 1 ≤ nodes ≤ cluster nodes; runtime in (0, MaxSeconds]; requested
+//     be; 1 ≤ nodes ≤ cluster nodes; runtime in [MinSeconds, MaxSeconds]; requested
 //     in [0, MaxSeconds]; value in [0, MaxValue]; preferred partitions
 //     strictly ascending and in range; submit_hour 0–23, submit_day 0–6;
 //     task durations in [0, MaxSeconds]; SLO jobs: submit < deadline ≤
@@ -138,8 +142,8 @@ func validateHeader(h *Header) error {
 	if s := h.Cluster.Slowdown; !Finite(s) || s < 1 || s > MaxSlowdown {
 		return invalidf("cluster slowdown must be in [1, %g], got %v", float64(MaxSlowdown), s)
 	}
-	if !Finite(h.WindowS) || h.WindowS <= 0 || h.WindowS > MaxSeconds {
-		return invalidf("window_s must be in (0, %g], got %v", float64(MaxSeconds), h.WindowS)
+	if !Finite(h.WindowS) || h.WindowS < MinSeconds || h.WindowS > MaxSeconds {
+		return invalidf("window_s must be in [%g, %g], got %v", MinSeconds, float64(MaxSeconds), h.WindowS)
 	}
 	if h.Jobs < 0 || h.HistoryJobs < 0 {
 		return invalidf("job counts must be ≥ 0, got jobs %d, history_jobs %d", h.Jobs, h.HistoryJobs)
@@ -215,8 +219,8 @@ func checkJob(j *Job, nodes, parts int) error {
 		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
 	case j.Nodes > nodes:
 		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
-	case !Finite(j.Runtime) || j.Runtime <= 0 || j.Runtime > MaxSeconds:
-		return fmt.Errorf("runtime_s must be in (0, %g], got %v", float64(MaxSeconds), j.Runtime)
+	case !Finite(j.Runtime) || j.Runtime < MinSeconds || j.Runtime > MaxSeconds:
+		return fmt.Errorf("runtime_s must be in [%g, %g], got %v", MinSeconds, float64(MaxSeconds), j.Runtime)
 	case !Finite(j.Requested) || j.Requested < 0 || j.Requested > MaxSeconds:
 		return fmt.Errorf("requested_s must be in [0, %g], got %v", float64(MaxSeconds), j.Requested)
 	case !Finite(j.Value) || j.Value < 0 || j.Value > MaxValue:

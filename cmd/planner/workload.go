@@ -38,6 +38,7 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	var wf workloadFlags
 	var out string
 	wf.register(fs, "generator seed")
+	fs.Lookup("workload").Usage = "the generator: google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments)"
 	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")
@@ -83,7 +84,7 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 1 && !fs.Changed("workload") {
-		wf.workload = fs.Arg(0)
+		wf.workload, wf.argument = fs.Arg(0), true
 	} else if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("workload stats: unexpected argument %q", fs.Arg(0))}
 	}
@@ -196,8 +197,10 @@ func checkOut(out string, inputs ...string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil {
 		return fmt.Errorf("--out %s: directory %s does not exist", out, filepath.Dir(out))
+	} else if !fi.IsDir() {
+		return fmt.Errorf("--out %s: %s is not a directory", out, filepath.Dir(out))
 	}
 	fo, err := os.Stat(out)
 	exists := err == nil

@@ -126,6 +126,7 @@ func TestWorkloadOutChecked(t *testing.T) {
 		{"the input itself", []string{"workload", "import", "--format", "swf", trace, "-o", trace}, "is the input"},
 		{"a directory", []string{"workload", "generate", "--hours", "0.2", "-o", dir}, "--out " + dir + ": is a directory"},
 		{"a missing directory", []string{"workload", "generate", "--hours", "0.2", "-o", filepath.Join(dir, "no", "w.jsonl")}, "does not exist"},
+		{"under a file", []string{"workload", "generate", "--hours", "0.2", "-o", filepath.Join(trace, "w.jsonl")}, "--out " + filepath.Join(trace, "w.jsonl") + ": " + trace + " is not a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,6 +161,10 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(res, "results.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	emptyFile := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(emptyFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sweepRes := filepath.Join(dir, "sweep")
 	if err := os.MkdirAll(filepath.Join(sweepRes, "results.json"), 0o755); err != nil {
 		t.Fatal(err)
@@ -178,6 +183,13 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 			"--out: " + filepath.Join(sweepRes, "results.json") + ": is a directory"},
 		{"a directory as the workload", []string{"predict", "eval", "--workload", dir}, dir,
 			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
+		// A file given as the command's argument is named by its path.
+		{"a directory as the argument", []string{"workload", "stats", dir}, dir,
+			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
+		{"a missing file as the argument", []string{"workload", "stats", filepath.Join(dir, "none.jsonl")}, filepath.Join(dir, "none.jsonl"),
+			"open " + filepath.Join(dir, "none.jsonl") + ": no such file or directory"},
+		{"a bad file as the argument", []string{"workload", "stats", emptyFile}, emptyFile,
+			emptyFile + ": workload line 1: empty input, want a header line"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/workloads"
 	"github.com/spf13/pflag"
 )
@@ -23,6 +24,9 @@ type workloadFlags struct {
 	load     float64
 	slack    []float64
 	seed     uint64
+	// argument: the file was the command's argument, not --workload, so
+	// errors name it by its path alone.
+	argument bool
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
@@ -41,6 +45,8 @@ func (w *workloadFlags) validate() error {
 		return fmt.Errorf("--nodes: must be ≥ 1, got %d", w.nodes)
 	case !finite(w.hours) || w.hours <= 0:
 		return fmt.Errorf("--hours: must be > 0, got %v", w.hours)
+	case w.hours*3600 > workloads.MaxSeconds:
+		return fmt.Errorf("--hours: must be ≤ %.7g (a window of at most %g s), got %v", workloads.MaxSeconds/3600, float64(workloads.MaxSeconds), w.hours)
 	case !finite(w.load) || w.load <= 0:
 		return fmt.Errorf("--load: must be > 0, got %v", w.load)
 	case len(w.slack) == 0:
@@ -93,7 +99,7 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 	defer file.Close()
 	wl, err := workloads.Read(file)
 	if err != nil {
-		return nil, "", flagPathError("--workload", w.workload, err)
+		return nil, "", w.fileError(err)
 	}
 	return wl, filepath.Base(w.workload), nil
 }
@@ -108,7 +114,7 @@ func (w *workloadFlags) header() (*workloads.Header, error) {
 	defer file.Close()
 	h, err := workloads.ReadHeader(file)
 	if err != nil {
-		return nil, flagPathError("--workload", w.workload, err)
+		return nil, w.fileError(err)
 	}
 	return h, nil
 }
@@ -117,11 +123,20 @@ func (w *workloadFlags) header() (*workloads.Header, error) {
 func (w *workloadFlags) openFile() (*os.File, error) {
 	file, err := os.Open(w.workload)
 	if err != nil {
-		return nil, fmt.Errorf("--workload: %w", err)
+		return nil, w.fileError(err)
 	}
 	if st, err := file.Stat(); err == nil && st.IsDir() {
 		file.Close()
-		return nil, fmt.Errorf("--workload %s: is a directory, want a workload file or a generator (%s)", w.workload, strings.Join(workloads.Generators(), ", "))
+		return nil, w.fileError(fmt.Errorf("is a directory, want a workload file or a generator (%s)", strings.Join(workloads.Generators(), ", ")))
 	}
 	return file, nil
+}
+
+// fileError is err about the workload file, named once: under --workload
+// and its path, or by the path alone when it was the command's argument.
+func (w *workloadFlags) fileError(err error) error {
+	if w.argument {
+		return experiments.WithPath(w.workload, err)
+	}
+	return flagPathError("--workload", w.workload, err)
 }
