@@ -78,6 +78,10 @@ type SolverBenchRow struct {
 	Vars      int     `json:"vars"`
 	Rows      int     `json:"rows"`
 	Nonzeros  int     `json:"nonzeros"`
+	// GuardStopped: the wall-clock guard (SolverBenchConfig.Timeout) stopped
+	// a deterministic solve before its work limit, so its answer depends on
+	// the machine's speed and load (solver.Result.GuardStopped).
+	GuardStopped bool `json:"guard_stopped,omitempty"`
 }
 
 // instanceParams are the generator's parameters of instance (jobs, seed).
@@ -138,7 +142,7 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 					row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, SearchSeed: searchSeed,
 						Status: res.Status.String(), Objective: res.Objective, Bound: bound,
 						GapPct: math.NaN(), BestPct: math.NaN(), WallMS: float64(res.Wall.Microseconds()) / 1000,
-						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: nonzeros}
+						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: nonzeros, GuardStopped: res.GuardStopped}
 					if res.X == nil {
 						row.Objective = math.NaN()
 					} else if bound > 0 {
@@ -152,6 +156,11 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 			}
 			best := math.Inf(-1)
 			if v, ok := cfg.Known[BenchInstance{jobs, seed}]; ok {
+				// No answer beats the LP bound: a best known above it was
+				// found on other instance parameters (--racks, --slices, …).
+				if v > bound+1e-6*math.Abs(bound) {
+					return nil, fmt.Errorf("%w: %g for %d jobs, seed %d, above the instance's LP bound %.6g (found on other instance parameters?)", ErrKnownAboveBound, v, jobs, seed, bound)
+				}
 				best = v
 			}
 			if cfg.Reference > 0 || cfg.ReferenceWork > 0 {
@@ -224,6 +233,11 @@ func lpBound(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float6
 	return res.Bound
 }
 
+// ErrKnownAboveBound is RunSolverBench's error for a best known objective
+// (SolverBenchConfig.Known) above its instance's LP bound, which no answer
+// can reach.
+var ErrKnownAboveBound = errors.New("a best known objective no answer can reach")
+
 // ReadBestKnown reads the best objective known per instance from the JSON
 // output of an earlier run (WriteSolverBenchJSON): for each (jobs, seed) the
 // largest best_known or objective of its rows.
@@ -234,7 +248,8 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 		Objective *float64 `json:"objective"`
 		BestKnown *float64 `json:"best_known"`
 	}
-	if err := json.NewDecoder(r).Decode(&rows); err != nil {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&rows); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		var synErr *json.SyntaxError
 		switch {
@@ -249,8 +264,19 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 		}
 		return nil, fmt.Errorf("best known objectives: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("best known objectives: data after the JSON list, at byte %d", dec.InputOffset())
+	}
+	if rows == nil {
+		return nil, errors.New("best known objectives: want a JSON list of objects with jobs, seed and objective or best_known (a bench solver --format json output), got null")
+	}
 	known := make(map[BenchInstance]float64)
-	for _, row := range rows {
+	for i, row := range rows {
+		// objective and best_known may both be null: a row of a solver
+		// that found no answer.
+		if row.Jobs < 1 {
+			return nil, fmt.Errorf("best known objectives: item %d: want jobs ≥ 1, seed, and objective or best_known", i+1)
+		}
 		k := BenchInstance{row.Jobs, row.Seed}
 		for _, v := range []*float64{row.Objective, row.BestKnown} {
 			if v == nil {
@@ -280,7 +306,11 @@ func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 		if search {
 			fmt.Fprintf(tw, "%d\t", r.SearchSeed)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.0f\t\n", r.Status,
+		status := r.Status
+		if r.GuardStopped {
+			status += " (guard)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.0f\t\n", status,
 			num(r.Objective, 2), num(r.Bound, 2), num(r.GapPct, 2), num(r.BestPct, 2), r.WallMS)
 	}
 	if err := tw.Flush(); err != nil {

@@ -2,10 +2,16 @@ package experiments
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/solver/instances"
 )
 
 func TestReadBestKnown(t *testing.T) {
@@ -48,6 +54,10 @@ func TestReadBestKnownErrors(t *testing.T) {
 		{"blank", " \n\t\n", "empty file (want the JSON of best-known objectives: a bench solver --format json output)"},
 		{"cut short", `[{"jobs": 100`, "best known objectives: the JSON ends early (a file cut short?)"},
 		{"not JSON", `[{"jobs": x}]`, "best known objectives: bad JSON at byte 11: invalid character 'x' looking for beginning of value"},
+		{"data after the list", `[{"jobs": 20, "seed": 1, "objective": 9}] junk`, "best known objectives: data after the JSON list, at byte 42"},
+		{"a second list", `[] []`, "best known objectives: data after the JSON list, at byte 4"},
+		{"null", `null`, "best known objectives: want a JSON list of objects with jobs, seed and objective or best_known (a bench solver --format json output), got null"},
+		{"an item without jobs", `[{"jobs": 20, "seed": 1, "objective": 9}, {"name": "x"}]`, "best known objectives: item 2: want jobs ≥ 1, seed, and objective or best_known"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,5 +136,22 @@ func TestSolverBenchTableSummary(t *testing.T) {
 	buf.Reset()
 	if err := WriteSolverBenchTable(&buf, nil); err != nil || strings.Count(buf.String(), "\n") != 1 {
 		t.Errorf("empty table: %q, %v", buf.String(), err)
+	}
+}
+
+// TestSolverBenchKnownAboveBound: a best known objective above the
+// instance's LP bound (a file of other instance parameters, or a typing
+// slip) is refused before any percentage is computed against it.
+func TestSolverBenchKnownAboveBound(t *testing.T) {
+	if _, err := solver.New(solver.CLPName); err != nil {
+		t.Skip("no LP backend in this build")
+	}
+	p := instances.DefaultParams()
+	cfg := SolverBenchConfig{Jobs: []int{20}, Racks: p.Racks, RackNodes: p.RackNodes, Starts: p.Starts, Slices: p.Slices,
+		Seeds: []uint64{1}, Timeout: 100 * time.Millisecond, Solvers: []string{solver.GreedyName},
+		Known: map[BenchInstance]float64{{20, 1}: 1e300}}
+	_, err := RunSolverBench(context.Background(), cfg, nil)
+	if !errors.Is(err, ErrKnownAboveBound) || !strings.Contains(err.Error(), "1e+300 for 20 jobs, seed 1, above the instance's LP bound") {
+		t.Fatalf("error %v, want ErrKnownAboveBound naming the value and the instance", err)
 	}
 }

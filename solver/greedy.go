@@ -109,6 +109,7 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 		return nil, fmt.Errorf("solver: %s: %w", GreedyName, err)
 	}
 	res.Backend = GreedyName
+	res.GuardStopped = s.Deterministic && ctx.Err() != nil
 	if res.X != nil {
 		m.Snap(res.X)
 		if err := m.CheckFeasible(res.X); err != nil {

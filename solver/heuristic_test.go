@@ -93,3 +93,30 @@ func TestGreedyRackAnswers(t *testing.T) {
 	// Wall time is measured by the benchmarks, not asserted here.
 	t.Logf("%v limit: objective %.1f after %d moves, wall %v", limit, res.Objective, res.Nodes, res.Wall)
 }
+
+// TestGuardStopped: a deterministic solve is marked GuardStopped when its
+// wall-clock guard, not its work limit, stops it (its answer then depends
+// on the machine), and only then; a timed solve never is.
+func TestGuardStopped(t *testing.T) {
+	m := rackModel(t, 60, 3)
+	tests := []struct {
+		name string
+		s    solver.Settings
+		want bool
+	}{
+		{"work limit reached", solver.Settings{Deterministic: true, WorkLimit: 50, TimeLimit: time.Minute}, false},
+		{"guard reached", solver.Settings{Deterministic: true, WorkLimit: 1 << 40, TimeLimit: 50 * time.Millisecond}, true},
+		{"timed", solver.Settings{TimeLimit: 50 * time.Millisecond}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := solver.GreedySolver{}.Solve(context.Background(), m, &tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.GuardStopped != tc.want {
+				t.Errorf("GuardStopped = %v, want %v", res.GuardStopped, tc.want)
+			}
+		})
+	}
+}

@@ -99,6 +99,10 @@ type Result struct {
 	Wall        time.Duration
 	Nodes       int64 // branch-and-bound nodes, or improvement moves for heuristics
 	TimeLimited bool  // the time (or work) limit stopped the solve
+	// GuardStopped: a deterministic solve was stopped by the wall-clock
+	// guard (Settings.TimeLimit) before its work limit, so its answer
+	// depends on the machine's speed and load.
+	GuardStopped bool
 }
 
 // Solver is one backend.

@@ -257,6 +257,7 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 	kill := func() {
 		cmd.Process.Kill()
 		best.TimeLimited = true
+		best.GuardStopped = s.Deterministic
 	}
 	var (
 		failure      error

@@ -163,3 +163,29 @@ func TestInvalidModelRejectedBeforeWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerGuardStopped: a deterministic solve in a worker that the guard
+// kills is marked GuardStopped, and one that ends at its work limit is not.
+func TestWorkerGuardStopped(t *testing.T) {
+	if !slices.Contains(solver.Backends(), solver.PortfolioName) {
+		t.Skip("no portfolio backend in this build")
+	}
+	s, err := solver.New(solver.PortfolioName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rackInstance(t, 60, 3)
+	for _, tc := range []struct {
+		work  int64
+		limit time.Duration
+		want  bool
+	}{{50, time.Minute, false}, {1 << 40, 300 * time.Millisecond, true}} {
+		res, err := s.Solve(context.Background(), m, &solver.Settings{Deterministic: true, WorkLimit: tc.work, TimeLimit: tc.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.GuardStopped != tc.want {
+			t.Errorf("work %d, guard %s: GuardStopped = %v, want %v", tc.work, tc.limit, res.GuardStopped, tc.want)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve (at most 1h)")
 	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
 	fs.StringVar(&format, "format", "table", "output: table or json")
-	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards)")
+	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards, by default "+deterministicGuard.String()+"; a solve it stops is an error)")
 	decimalVar(fs, &cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
 	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s, at most 1h); '% of best' is then against it")
@@ -75,11 +75,17 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if cfg.ReferenceWork < 0 {
 		return usageError{fmt.Errorf("--reference-work: must be ≥ 0, got %d", cfg.ReferenceWork)}
 	}
+	if cfg.Deterministic && !fs.Changed("timeout") {
+		cfg.Timeout = deterministicGuard
+	}
 	if cfg.Timeout <= 0 || cfg.Timeout > maxSolveLimit {
 		return usageError{fmt.Errorf("--timeout: must be in (0, %s], got %s", maxSolveLimit, cfg.Timeout)}
 	}
 	if cfg.Reference < 0 || cfg.Reference > maxSolveLimit {
 		return usageError{fmt.Errorf("--reference: must be in [0, %s], got %s", maxSolveLimit, cfg.Reference)}
+	}
+	if cfg.Reference > 0 && cfg.Deterministic {
+		return usageError{errors.New("--reference: timed reference solves would make a --deterministic run's best known (and % of best) depend on the machine; use --reference-work alone")}
 	}
 	for _, j := range cfg.Jobs {
 		if j < 1 {
@@ -122,18 +128,51 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	}
 	progress := func(r experiments.SolverBenchRow) {
 		if !quiet {
-			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d search=%d %s %.0f ms\n", r.Solver, r.Jobs, r.Seed, r.SearchSeed, r.Status, r.WallMS)
+			guard := ""
+			if r.GuardStopped {
+				guard = " (stopped by the --timeout guard)"
+			}
+			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d search=%d %s %.0f ms%s\n", r.Solver, r.Jobs, r.Seed, r.SearchSeed, r.Status, r.WallMS, guard)
 		}
 	}
 	rows, err := experiments.RunSolverBench(context.Background(), cfg, progress)
+	if errors.Is(err, experiments.ErrKnownAboveBound) {
+		return usageError{fmt.Errorf("--best-known: %w", err)}
+	}
 	if err != nil {
 		return err
 	}
 	if format == "json" {
-		return experiments.WriteSolverBenchJSON(stdout, rows)
+		err = experiments.WriteSolverBenchJSON(stdout, rows)
+	} else {
+		err = experiments.WriteSolverBenchTable(stdout, rows)
 	}
-	return experiments.WriteSolverBenchTable(stdout, rows)
+	if err != nil {
+		return err
+	}
+	// The rows are out (no lost work), but a run asked to be deterministic
+	// that is not fails.
+	if n := countGuardStopped(rows); n > 0 {
+		return fmt.Errorf("--timeout: the %s guard stopped %d of %d deterministic solves before their work limit (guard_stopped), so their answers depend on the machine; give a longer --timeout or a smaller --work", cfg.Timeout, n, len(rows))
+	}
+	return nil
 }
+
+// countGuardStopped is how many rows the wall-clock guard stopped.
+func countGuardStopped(rows []experiments.SolverBenchRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.GuardStopped {
+			n++
+		}
+	}
+	return n
+}
+
+// deterministicGuard is the wall-clock guard of a --deterministic solve
+// when --timeout is not given: the backends' default work at 300 jobs
+// takes seconds, not the 1 s of a timed solve.
+const deterministicGuard = 2 * time.Minute
 
 // readBestKnown merges the best objectives of the JSON output at path into cfg.Known.
 func readBestKnown(path string, cfg *experiments.SolverBenchConfig) error {

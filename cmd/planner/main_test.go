@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -119,6 +120,7 @@ func TestBadInput(t *testing.T) {
 		{"bad search seeds", []string{"bench", "solver", "--search-seeds", "x"}, `--search-seeds: "x" is not a whole number ≥ 0`},
 		{"huge timeout", []string{"bench", "solver", "--timeout", "2562047h"}, "--timeout: must be in (0, 1h0m0s]"},
 		{"negative reference", []string{"bench", "solver", "--reference", "-1s"}, "--reference: must be in [0, 1h0m0s]"},
+		{"timed reference of a deterministic run", []string{"bench", "solver", "--deterministic", "--reference", "1s"}, "--reference: timed reference solves would make a --deterministic run's best known (and % of best) depend on the machine; use --reference-work alone"},
 		{"bad format", []string{"bench", "solver", "--format", "xml"}, "--format"},
 		{"zero jobs", []string{"bench", "solver", "--jobs", "0"}, "--jobs"},
 		{"negative timeout", []string{"bench", "solver", "--timeout", "-1s"}, "--timeout"},
@@ -145,6 +147,36 @@ func TestBadInput(t *testing.T) {
 				t.Error("exit code 0")
 			}
 		})
+	}
+}
+
+// TestBenchSolverGuardStopped: a deterministic solve that the --timeout
+// guard cuts before its work limit depends on the machine. Its row says
+// so, the rows are still written, and the run exits 1.
+func TestBenchSolverGuardStopped(t *testing.T) {
+	out, _, err := runCLI(t, "bench", "solver", "--jobs", "300", "--seeds", "1", "--solvers", "greedy",
+		"--deterministic", "--work", "100000000", "--timeout", "100ms", "--format", "json", "--quiet")
+	if want := "--timeout: the 100ms guard stopped 1 of 1 deterministic solves before their work limit (guard_stopped)"; err == nil || !strings.HasPrefix(err.Error(), want) || exitCode(err) != 1 {
+		t.Fatalf("error %v (exit %d), want one starting %q, exit 1", err, exitCode(err), want)
+	}
+	var rows []struct {
+		GuardStopped bool `json:"guard_stopped"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || !rows[0].GuardStopped {
+		t.Fatalf("rows %+v (%v), want one with guard_stopped\n%s", rows, err, out)
+	}
+}
+
+// failingWriter refuses every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestVersionWriteError: output that cannot be written is an error, not a
+// silent exit 0.
+func TestVersionWriteError(t *testing.T) {
+	if err := runVersion(failingWriter{}); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("runVersion to a failing writer: %v", err)
 	}
 }
 

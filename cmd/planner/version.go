@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/plannerhq/planner/solver"
 )
@@ -12,7 +13,9 @@ import (
 // version is the release of this build; `-ldflags "-X main.version=…"` overrides it.
 var version = "0.1.0-dev"
 
-func runVersion(w io.Writer) error {
+func runVersion(out io.Writer) error {
+	// Built whole and written once, so that a failed write is reported.
+	w := &strings.Builder{}
 	rev := ""
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
@@ -40,5 +43,6 @@ func runVersion(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "  %-10s %s%s\n", name, lib, def)
 	}
-	return nil
+	_, err := io.WriteString(out, w.String())
+	return err
 }
