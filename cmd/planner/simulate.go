@@ -444,14 +444,14 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 		}
 		// A setting of the file counts as given, like a command-line flag
 		// (sweep's studies and conflict checks ask fs.Changed), and errors
-		// about it name the file (givenName).
+		// about it name the file (inConfig, by this annotation).
 		fl.Changed = true
 		if err := fs.SetAnnotation(k, configAnnotation, []string{path}); err != nil {
 			return err
 		}
 		v, err := configValue(m[k])
 		if err != nil {
-			return fmt.Errorf("%s: %w", givenName(fl), err)
+			return fmt.Errorf("--%s: %w", k, err)
 		}
 		if sv, ok := fl.Value.(pflag.SliceValue); ok {
 			err = sv.Replace(splitList(v))
@@ -459,7 +459,7 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 			err = fl.Value.Set(v)
 		}
 		if err != nil {
-			return valueError(givenName(fl), fl, v, err)
+			return valueError("--"+k, fl, v, err)
 		}
 	}
 	return nil
@@ -468,15 +468,6 @@ func applyConfigFile(fs *pflag.FlagSet, path string) error {
 // configAnnotation marks a flag set by a --config file; its value is the
 // file's path.
 const configAnnotation = "config"
-
-// givenName is how an error names the flag fl: "--nodes", or for a
-// setting of a --config file "--config c.json: nodes".
-func givenName(fl *pflag.Flag) string {
-	if path, ok := fl.Annotations[configAnnotation]; ok {
-		return "--config " + path[0] + ": " + fl.Name
-	}
-	return "--" + fl.Name
-}
 
 // inConfig names the --config file in err when err is told under a flag
 // ("--hours: must be > 0, got 0", "--workload /tmp: is a directory") that
@@ -497,7 +488,7 @@ func inConfig(fs *pflag.FlagSet, err error) error {
 	if fl == nil || fl.Annotations[configAnnotation] == nil {
 		return err
 	}
-	named := renamedError{givenName(fl) + msg[end:], err}
+	named := renamedError{"--config " + fl.Annotations[configAnnotation][0] + ": " + msg, err}
 	if errors.As(err, new(usageError)) {
 		return usageError{named}
 	}

@@ -96,12 +96,13 @@ func (f *simulateFlags) unusedReason(name string) string {
 }
 
 // givenFlags are the flags of fs given on the command line or in a
-// --config file, each with how an error names it (givenName).
+// --config file, each with how an error names it ("--nodes"; inConfig
+// names the file of a --config setting).
 func givenFlags(fs *pflag.FlagSet) map[string]string {
 	given := map[string]string{}
 	fs.VisitAll(func(fl *pflag.Flag) {
 		if fl.Changed {
-			given[fl.Name] = givenName(fl)
+			given[fl.Name] = "--" + fl.Name
 		}
 	})
 	return given
