@@ -20,6 +20,15 @@ const GreedyName = "greedy"
 // the same margin from the worker).
 const greedyFinishMargin = 30 * time.Millisecond
 
+// greedyAnalysisGrace is how far past its limit the in-process greedy may
+// still be analysing a large model before it gives up without an answer.
+// The rest of the 50 ms the wall-clock bound allows is for the steps after
+// the analysis that do not look at the clock: the infeasibility proof, a
+// first construction and the check of its answer. On the rack instances
+// the analysis takes about 25 ms at 300 jobs and 80 ms at 1,000, and those
+// three steps about 10 ms and 35 ms.
+const greedyAnalysisGrace = 15 * time.Millisecond
+
 // greedyDefaultMoves bounds the local improvement of a deterministic greedy
 // solve when Settings.WorkLimit is zero.
 const greedyDefaultMoves = 200_000
@@ -80,9 +89,11 @@ const lnsStall = 50_000
 // GreedySolver is the pure-Go heuristic backend "greedy": greedy
 // construction (several orders, large gangs first among them) and then
 // ruin-and-recreate local improvement until the time or work limit. It
-// needs no C library, runs in process (it checks its context between
-// moves), proves nothing (Bound is NaN) and reports Feasible, NoSolution, or
-// Infeasible only when a row cannot be met within the column bounds.
+// needs no C library, runs in process (it looks at the clock during its
+// analysis of the model and between moves; a large model under a short
+// limit can end without an answer), proves nothing (Bound is NaN) and
+// reports Feasible, NoSolution, or Infeasible only when a row cannot be met
+// within the column bounds.
 type GreedySolver struct{}
 
 var _ Solver = GreedySolver{}
@@ -95,16 +106,21 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 	if s == nil {
 		s = DefaultSettings()
 	}
+	start := wallNow() // the limit counts from the call, checks included
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	start := wallNow()
+	analysis := ctx
 	if s.TimeLimit > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.TimeLimit-min(s.TimeLimit/10, greedyFinishMargin))
+		ctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit-min(s.TimeLimit/10, greedyFinishMargin)))
 		defer cancel()
+		if !s.Deterministic {
+			analysis, cancel = context.WithDeadline(analysis, start.Add(s.TimeLimit+greedyAnalysisGrace))
+			defer cancel()
+		}
 	}
-	res, err := greedyEngine(ctx, m, s, nil)
+	res, err := greedyRun(ctx, analysis.Done(), m, s, nil)
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", GreedyName, err)
 	}
@@ -128,24 +144,45 @@ func (GreedySolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, 
 // Settings.Start when it is feasible and better), then improve until ctx is
 // done — or, in deterministic mode, for Settings.WorkLimit moves
 // (greedyDefaultMoves when zero).
+//
+// The engine's analysis of m runs to its end: in a worker the kill at the
+// deadline bounds it, and the engine's context ends early by design (its
+// margins), when a first answer can still arrive in time.
 func greedyEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
+	return greedyRun(ctx, nil, m, s, inc)
+}
+
+// greedyRun is greedyEngine with the analysis of m abandoned (no answer)
+// when analysisDone closes; the search stops with ctx. Only the in-process
+// GreedySolver needs the former: nothing kills it at its deadline.
+func greedyRun(ctx context.Context, analysisDone <-chan struct{}, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
 	if s == nil {
 		s = DefaultSettings()
 	}
 	ctx, cancel := finishEarly(ctx, s)
 	defer cancel()
-	h := newSeededHeuristic(m, s)
+	h := newSeededHeuristic(analysisDone, m, s)
+	if h == nil {
+		return outOfTime(), nil
+	}
 	return h.solve(ctx, s, nil, inc, nil), nil
 }
 
 // newSeededHeuristic is newHeuristic for a solve under s: its randomised
-// choices seeded by s.Seed (s may be nil: the built-in seed).
-func newSeededHeuristic(m *Model, s *Settings) *heuristic {
-	h := newHeuristic(m)
-	if s != nil {
+// choices seeded by s.Seed (s may be nil: the built-in seed). It returns
+// nil when done closes before the analysis ends.
+func newSeededHeuristic(done <-chan struct{}, m *Model, s *Settings) *heuristic {
+	h := newHeuristicUntil(m, done)
+	if h != nil && s != nil {
 		h.seed = s.Seed
 	}
 	return h
+}
+
+// outOfTime is the result of a solve whose time ran out before it had an
+// answer.
+func outOfTime() *Result {
+	return &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}
 }
 
 // searchSeed is the seed of h's randomised choices: h.seed, or lnsSeed
@@ -181,7 +218,7 @@ func roundingEngine(relax relaxFunc) engine {
 		ctx, cancel := finishEarly(ctx, s)
 		defer cancel()
 		traceMark("child", "engine-start")
-		h := newSeededHeuristic(m, s)
+		h := newSeededHeuristic(nil, m, s) // bounded by the worker's kill, as in greedyEngine
 		traceMark("child", "analysed")
 		// An answer before the LP's, in case the LP takes the whole budget.
 		// With a deadline the LP starts first and this answer is built
@@ -353,6 +390,15 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	}
 	if b.x == nil {
 		res.TimeLimited = ctx.Err() != nil
+		return res
+	}
+	if ctx.Err() != nil {
+		// No time left (a large model under a short limit): the best
+		// construction stands, without the set-up of sampling and search
+		// (about 40 ms at 1,000 jobs on the rack instances).
+		b.flush()
+		res.X, res.Status, res.TimeLimited = b.x, Feasible, true
+		res.Objective = m.ObjectiveValue(b.x)
 		return res
 	}
 	var streams [][]float64

@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"bytes"
 	"context"
+	"reflect"
 	"time"
 )
 
@@ -61,4 +63,28 @@ func SetWallClockForTest(now func() time.Time) (restore func()) {
 	old := wallNow
 	wallNow = now
 	return func() { wallNow = old }
+}
+
+// AnalysisFinishesForTest reports whether the analysis of m ends when done
+// is already closed.
+func AnalysisFinishesForTest(m *Model, done <-chan struct{}) bool {
+	return newHeuristicUntil(m, done) != nil
+}
+
+// RequestFinishesForTest reports whether the worker request of m is
+// written whole when done is already closed, and whether it then reads back
+// as m.
+func RequestFinishesForTest(m *Model, done <-chan struct{}) (finished, same bool) {
+	var buf bytes.Buffer
+	if err := writeRequestUntil(&buf, &workerRequest{Engine: GreedyName, Model: m}, done); err != nil {
+		return false, false
+	}
+	req, err := readRequest(&buf)
+	return true, err == nil && reflect.DeepEqual(req.Model, m)
+}
+
+// GreedyAfterAnalysisForTest is the greedy engine with an analysis that
+// cannot be abandoned and a search under ctx.
+func GreedyAfterAnalysisForTest(ctx context.Context, m *Model) (*Result, error) {
+	return greedyRun(ctx, nil, m, nil, nil)
 }

@@ -21,7 +21,7 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	h := newSeededHeuristic(m, s)
+	h := newSeededHeuristic(nil, m, s) // bounded by the worker's kill, as in greedyEngine
 	rm, _ := h.reduced()
 	lp, err := h.substituted(relaxCLP)(ctx, rm, s)
 	if err != nil {

@@ -36,7 +36,7 @@ func LibraryVersions() map[string]string { return cLibraryVersions() }
 // lists the backends of this build.
 func New(name string) (Solver, error) {
 	if name == GreedyName {
-		return GreedySolver{}, nil // in process: it checks its context between moves
+		return GreedySolver{}, nil // in process: it looks at the clock itself
 	}
 	if _, ok := workerEngines()[name]; !ok {
 		return nil, fmt.Errorf("%w %q (this build has: %v)", ErrUnknown, name, Backends())
@@ -54,8 +54,9 @@ func (p processSolver) Solve(ctx context.Context, m *Model, s *Settings) (*Resul
 	if s == nil {
 		s = DefaultSettings()
 	}
+	start := wallNow() // the limit counts from the call, checks included
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return solveInWorker(ctx, p.name, m, s)
+	return solveInWorker(ctx, p.name, m, s, start)
 }

@@ -15,7 +15,7 @@ func TestSpareWorker(t *testing.T) {
 	m.AddRow("cap", []int{x, y}, []float64{1, 1}, LE, 1)
 	solve := func() {
 		t.Helper()
-		res, err := solveInWorker(context.Background(), GreedyName, m, &Settings{TimeLimit: 5 * time.Second})
+		res, err := solveInWorker(context.Background(), GreedyName, m, &Settings{TimeLimit: 5 * time.Second}, wallNow())
 		if err != nil || res.X == nil || res.Objective != 2 {
 			t.Fatalf("solve: %+v, %v", res, err)
 		}

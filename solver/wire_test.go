@@ -52,7 +52,11 @@ func TestWireRejectsColumnIndexOutOfRange(t *testing.T) {
 	m := &Model{}
 	x := m.AddVar("x", Binary, 0, 1, 1)
 	m.AddRow("r", []int{x}, []float64{1}, LE, 1)
-	b := encodeRequest(&workerRequest{Engine: "clp", Model: m})
+	var buf bytes.Buffer
+	if err := writeRequest(&buf, &workerRequest{Engine: "clp", Model: m}); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
 	// The row's only index is the 12 bytes before its one coefficient (8)
 	// and the coefficient count (8): overwrite it with 1 (one column only).
 	b[len(b)-20] = 1

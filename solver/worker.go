@@ -202,7 +202,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	if err != nil && ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 		// Running out of time is an outcome, not a failure: the parent
 		// keeps whatever incumbents were sent.
-		res, err = &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}, nil
+		res, err = outOfTime(), nil
 	}
 	err = send.final(res, err)
 	traceMark("child", "final-sent")
@@ -210,10 +210,10 @@ func serveWorker(in *os.File, out *os.File) error {
 }
 
 // solveInWorker runs engine name on m in a child process and returns the best
-// verified answer it reported by the deadline (start of the call + TimeLimit),
-// killing the child if it is still running then.
-func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Result, error) {
-	start := wallNow()
+// verified answer it reported by the deadline (start + TimeLimit, start
+// being when the caller's Solve began), killing the child if it is still
+// running then.
+func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
 	var deadline time.Time
@@ -226,10 +226,6 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 		req.Deadline = d.UnixNano()
 	}
 
-	// Encode the request while the child starts.
-	encoded := make(chan []byte, 1)
-	go func() { encoded <- encodeRequest(req) }()
-
 	w, err := takeWorker()
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
@@ -238,8 +234,22 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings) (*Re
 	defer func() { go replenishSpare() }()
 	cmd, stderr, exited := w.cmd, w.stderr, w.exited
 	traceMark("parent", "child-started")
+	// The request is encoded chunk by chunk as the child reads it. A large
+	// model's request is abandoned at the deadline: the rest is not sent,
+	// and the child waits for it until it is killed like any other at the
+	// deadline (an incomplete request would be reported as its failure).
+	requestCtx, stopRequest := context.WithCancel(context.Background())
+	defer stopRequest()
+	if !deadline.IsZero() {
+		var stop context.CancelFunc
+		requestCtx, stop = context.WithDeadline(requestCtx, deadline)
+		defer stop()
+	}
 	go func() {
-		w.stdin.Write(<-encoded) // an error here shows up as a worker that exits early
+		// A write error shows up as a worker that exits early.
+		if errors.Is(writeRequestUntil(w.stdin, req, requestCtx.Done()), errRequestAbandoned) {
+			<-w.dead
+		}
 		w.stdin.Close()
 		traceMark("parent", "request-written")
 	}()
