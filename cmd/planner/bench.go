@@ -58,7 +58,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if cfg.Seeds, err = parseSeeds(seeds); err != nil {
 		return usageError{fmt.Errorf("--seeds: %w", err)}
 	}
-	if search != "" {
+	if fs.Changed("search-seeds") {
 		if cfg.SearchSeeds, err = parseSeeds(search); err != nil {
 			return usageError{fmt.Errorf("--search-seeds: %w", err)}
 		}
@@ -107,7 +107,13 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("--starts: %d start options (slices 0, 1, 2, 4, …) reach beyond --slices %d", cfg.Starts, cfg.Slices)}
 	}
 	if err := cfg.ValidateInstances(); err != nil {
-		return usageError{err}
+		// The limits are on products of the flags; name the one that
+		// usually grows.
+		flag := "--jobs"
+		if errors.Is(err, instances.ErrClusterTooLarge) {
+			flag = "--rack-nodes"
+		}
+		return usageError{fmt.Errorf("%s: %w", flag, err)}
 	}
 	if len(solvers) == 0 {
 		return usageError{fmt.Errorf("--solvers: give at least one backend (this build has: %s)", strings.Join(solver.Backends(), ", "))}

@@ -1,6 +1,7 @@
 package instances
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -60,14 +61,20 @@ func (p Params) Validate() error {
 		return fmt.Errorf("instances: BusyFraction must be in [0, 1], got %v", p.BusyFraction)
 	// The size limits, as float64 products so that they cannot overflow.
 	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks+1) > maxColumns:
-		return fmt.Errorf("instances: %d jobs × %d starts × %d racks is too large a model", p.Jobs, p.Starts, p.Racks)
+		return fmt.Errorf("instances: %d jobs × %d starts × %d racks is %w", p.Jobs, p.Starts, p.Racks, ErrModelTooLarge)
 	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks)*float64(p.Slices) > maxEntries:
-		return fmt.Errorf("instances: %d jobs × %d starts × %d racks × %d slices is too large a model", p.Jobs, p.Starts, p.Racks, p.Slices)
+		return fmt.Errorf("instances: %d jobs × %d starts × %d racks × %d slices is %w", p.Jobs, p.Starts, p.Racks, p.Slices, ErrModelTooLarge)
 	case float64(p.Racks)*float64(p.RackNodes)*float64(p.Slices) > maxNodeSlices:
-		return fmt.Errorf("instances: %d racks × %d nodes × %d slices is too large a cluster", p.Racks, p.RackNodes, p.Slices)
+		return fmt.Errorf("instances: %d racks × %d nodes × %d slices is %w", p.Racks, p.RackNodes, p.Slices, ErrClusterTooLarge)
 	}
 	return nil
 }
+
+// The size errors of Validate.
+var (
+	ErrModelTooLarge   = errors.New("too large a model")
+	ErrClusterTooLarge = errors.New("too large a cluster")
+)
 
 // Size limits of Validate: generating an instance past them would take
 // minutes or run out of memory before a solver saw it.
