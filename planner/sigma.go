@@ -239,8 +239,11 @@ func (c *cycle) fillStats() {
 	if c.res != nil {
 		// In deterministic mode reaching the work limit is the plan, not a
 		// time limit: only the wall guard counts (DESIGN.md: runs are
-		// reproducible whenever no solve hit its time limit).
-		st.TimeLimited = c.res.TimeLimited && (c.s.cfg.Mode != SolveDeterministic || c.solveWall >= c.limit)
+		// reproducible whenever no solve hit its time limit). The solver
+		// marks a solve its guard stopped; a backend that stops at its own
+		// time limit (the guard) is seen by the wall time.
+		st.TimeLimited = c.res.TimeLimited && (c.s.cfg.Mode != SolveDeterministic ||
+			c.res.GuardStopped || c.solveWall >= c.limit)
 	}
 	st.Solved = c.solved
 }

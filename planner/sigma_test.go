@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/utility"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -351,5 +352,35 @@ func TestDeterministicMode(t *testing.T) {
 		}) || !slices.Equal(a[i].Preempt, b[i].Preempt) {
 			t.Fatalf("cycle %d differs: %+v vs %+v", i, a[i], b[i])
 		}
+	}
+}
+
+// TestCycleTimeLimitedByTheGuard: a deterministic cycle counts as time
+// limited only when the wall guard stopped its solve (GuardStopped, or a
+// solve that ran to the guard), not when it used up its work limit.
+func TestCycleTimeLimitedByTheGuard(t *testing.T) {
+	const limit = 10 * time.Second
+	tests := []struct {
+		name          string
+		mode          SolveMode
+		res           solver.Result
+		wall          time.Duration
+		wantTimeLimit bool
+	}{
+		{"work limit reached", SolveDeterministic, solver.Result{TimeLimited: true}, time.Second, false},
+		{"guard stopped before the limit", SolveDeterministic, solver.Result{TimeLimited: true, GuardStopped: true}, limit - 30*time.Millisecond, true},
+		{"stopped at its own time limit", SolveDeterministic, solver.Result{TimeLimited: true}, limit, true},
+		{"timed solve at its limit", SolveWall, solver.Result{TimeLimited: true}, time.Second, true},
+		{"timed solve within its limit", SolveWall, solver.Result{}, time.Second, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := tt.res
+			c := &cycle{s: &ThreeSigma{cfg: Config{Mode: tt.mode}}, dec: &Decision{}, res: &res, solveWall: tt.wall, limit: limit}
+			c.fillStats()
+			if c.dec.Stats.TimeLimited != tt.wantTimeLimit {
+				t.Errorf("TimeLimited = %v, want %v", c.dec.Stats.TimeLimited, tt.wantTimeLimit)
+			}
+		})
 	}
 }
