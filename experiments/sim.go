@@ -32,13 +32,13 @@ type Input struct {
 type SimConfig struct {
 	// Interval is the simulated time between scheduling cycles (seconds).
 	Interval float64
-	// Drain bounds how long the simulation runs past the window (seconds).
-	// Zero is the default rule: run until every job has completed, but
-	// stop at the latest SLO deadline or at 2 × Window, whichever is
-	// earlier, and never before Window. By the latest deadline every SLO
-	// job's fate is known; jobs still pending or running at the stop are
-	// not completed (an SLO job among them missed its deadline, a
-	// best-effort job adds no goodput).
+	// Drain bounds how long the simulation schedules past the window
+	// (seconds). Zero is the default rule: schedule until every job has
+	// completed, but stop at the latest SLO deadline or at 2 × Window,
+	// whichever is earlier, and never before Window. The runs under way at
+	// the stop go on to their ends (Sim.finish); jobs still pending never
+	// start (an SLO job among them misses its deadline, a best-effort job
+	// adds no goodput).
 	Drain float64
 	// Progress, when set, is called as simulated time passes every tenth
 	// of the simulation's time limit (frac = 0.1, 0.2, …, 1).
@@ -87,7 +87,9 @@ type SimResult struct {
 	Jobs   []JobRecord // by job id
 	Cycles []CycleRecord
 	// End is the simulated time the run covers: the last completion when
-	// every job completed (at least Window), else the drain limit.
+	// every job completed by the drain limit (at least Window), else the
+	// limit. Runs under way at the limit go on to their ends for the jobs'
+	// outcomes; busy time counts within [0, End) (Sim.finish).
 	End float64
 	// BusyNodeSeconds is Σ nodes × run time of every run, preempted and
 	// cut-off runs included.
@@ -494,7 +496,15 @@ func (s *Sim) checkCapacity() error {
 	return nil
 }
 
-// finish completes the runs that end by the limit and cuts the rest.
+// finish ends the run. Scheduling stops at the limit, but the runs under
+// way then go on to their ends (the simulator knows them), so how a started
+// job ends does not depend on where the run stops: an SLO job started in
+// time meets its deadline even when the deadline is past the limit, and a
+// best-effort job that started completes and counts its goodput. Jobs still
+// pending never start. The run covers [0, End): to the limit, or to the
+// last completion (at least the window) when every job completed by then;
+// busy time counts within it, so that utilization is that of the
+// scheduled period and not diluted by a tail of long runs.
 func (s *Sim) finish() {
 	if s.done {
 		return
@@ -505,8 +515,9 @@ func (s *Sim) finish() {
 		end = max(s.window, s.lastEnd)
 	}
 	for _, sj := range s.running {
-		s.busy += float64(sj.job.Nodes) * (end - sj.running.Start)
+		s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
 	}
+	s.complete(math.Inf(1))
 	s.limit = end
 	s.done = true
 	if s.cfg.Progress != nil && s.reported < 10 {

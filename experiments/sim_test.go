@@ -205,7 +205,9 @@ func TestDrainLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkJob(t, res, wantJob{id: 0, start: 0, end: -1})
+	// Job 0 runs on past the limit to its end (too late for its deadline);
+	// job 2, pending at the limit, never starts.
+	checkJob(t, res, wantJob{id: 0, start: 0, end: 1000})
 	checkJob(t, res, wantJob{id: 1, start: 0, end: 120})
 	if r := res.Jobs[2]; r.Started || r.Completed {
 		t.Errorf("job 2 should never start: %+v", r)
@@ -215,7 +217,38 @@ func TestDrainLimit(t *testing.T) {
 		t.Errorf("miss rate %g, end %g; want 1, 150", m.SLOMissRate, res.End)
 	}
 	if want := 2.0*150 + 2*120; res.BusyNodeSeconds != want {
-		t.Errorf("busy %g, want %g (cut-off run counted to the limit)", res.BusyNodeSeconds, want)
+		t.Errorf("busy %g, want %g (the run under way at the limit counted to the limit)", res.BusyNodeSeconds, want)
+	}
+}
+
+// TestRunsUnderWayAtTheLimitEnd: a job started in time meets a deadline
+// that lies past the limit, and a best-effort job running at the limit
+// completes: where the run stops must not decide a started job's fate.
+func TestRunsUnderWayAtTheLimitEnd(t *testing.T) {
+	in := Input{Cluster: cluster(8), Window: 3600,
+		Jobs: jobsOf(newJob(0, 0, 4, 8000).slo(12000), newJob(1, 3000, 2, 1200))}
+	sim, err := NewSim(in, SimConfig{Interval: 60}, planner.NewPrio(planner.PrioOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Limit() != 7200 {
+		t.Fatalf("limit = %g, want 7200 (2 × the window, before the deadline)", sim.Limit())
+	}
+	res, err := sim.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJob(t, res, wantJob{id: 0, start: 0, end: 8000, met: true})
+	checkJob(t, res, wantJob{id: 1, start: 3000, end: 4200})
+	m := res.Metrics()
+	if m.SLOMissRate != 0 || res.End != 7200 {
+		t.Errorf("miss rate %g, end %g; want 0, 7200", m.SLOMissRate, res.End)
+	}
+	if want := 4.0*7200 + 2*1200; res.BusyNodeSeconds != want {
+		t.Errorf("busy %g node-seconds, want %g (within the run's span)", res.BusyNodeSeconds, want)
+	}
+	if want := (4.0*8000 + 2*1200) / 3600; m.Goodput != want {
+		t.Errorf("goodput %g machine-hours, want %g", m.Goodput, want)
 	}
 }
 
