@@ -84,13 +84,18 @@ type estimateFlags struct {
 type simulateConfig struct {
 	Workload      string    `json:"workload"`
 	Schedulers    []string  `json:"schedulers"`
-	Nodes         int       `json:"nodes"`
-	Hours         float64   `json:"hours"`
-	Load          float64   `json:"load"`
-	Slack         []float64 `json:"slack"`
+	// The generator's settings: left out for a workload file, which has
+	// its own.
+	Nodes         int       `json:"nodes,omitempty"`
+	Hours         float64   `json:"hours,omitempty"`
+	Load          float64   `json:"load,omitempty"`
+	Slack         []float64 `json:"slack,omitempty"`
 	Seed          uint64    `json:"seed"`
 	Solver        string    `json:"solver"`
 	SolverTimeout string    `json:"solver_timeout"`
+	// WorkLimit is the work limit of each solve in deterministic mode (from
+	// --solver-timeout when given): what decides the solves there.
+	WorkLimit int64 `json:"work_limit,omitempty"`
 	Interval      string    `json:"interval"`
 	Horizon       string    `json:"horizon"`
 	Deterministic bool      `json:"deterministic"`
@@ -266,11 +271,31 @@ func (f *simulateFlags) syntheticParams() *experiments.SyntheticParams {
 // effectiveConfig is the "config" object of the report: every setting that
 // affects results.
 func (f *simulateFlags) effectiveConfig() simulateConfig {
-	return simulateConfig{
-		Workload: f.workload, Schedulers: f.schedulers, Nodes: f.nodes, Hours: f.hours, Load: f.load,
-		Slack: f.slack, Seed: f.seed, Solver: f.solverName(), SolverTimeout: f.timeout().String(),
+	c := simulateConfig{
+		Workload: f.workload, Schedulers: f.schedulers, Seed: f.seed, Solver: f.solverName(),
+		SolverTimeout: f.timeout().String(), WorkLimit: f.workLimit(),
 		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
+	if f.generated() {
+		c.Nodes, c.Hours, c.Load, c.Slack = f.nodes, f.hours, f.load, f.slack
+	}
+	return c
+}
+
+// workLimit is the work limit of each solve in deterministic mode (0 when
+// timed): the planner turns a given solve timeout into one
+// (planner.WorkLimitFor), and uses its default otherwise. So two runs whose
+// solver_timeout reads the same — the default, 75% of the interval, and
+// that value given — solve differently.
+func (f *simulateFlags) workLimit() int64 {
+	switch {
+	case !f.deterministic:
+		return 0
+	case f.solverTimeout > 0:
+		return planner.WorkLimitFor(f.solverTimeout)
+	default:
+		return planner.DefaultWorkLimit
+	}
 }
 
 // prepare loads the workload and builds the run configuration of valid
@@ -298,10 +323,7 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	optTimeout := f.timeout()
 	if f.deterministic {
 		optTimeout = f.solverTimeout
-		params.WorkLimit = planner.DefaultWorkLimit
-		if f.solverTimeout > 0 {
-			params.WorkLimit = planner.WorkLimitFor(f.solverTimeout)
-		}
+		params.WorkLimit = f.workLimit()
 	}
 	cfg := experiments.RunConfig{
 		Schedulers: f.schedulers,

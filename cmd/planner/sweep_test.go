@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/planner"
@@ -126,6 +127,40 @@ func TestSweepJSONAndResume(t *testing.T) {
 	}
 	if built.Load() != 8 {
 		t.Errorf("after changing --interval %d runs built, want 8", built.Load())
+	}
+}
+
+// TestSweepSolverTimeoutPoints: the default solve timeout and the same
+// timeout given (75% of the 1 m interval) are two points: in deterministic
+// mode a given timeout sets the work limit, the default does not. They
+// used to share a stored result, which then served both.
+func TestSweepSolverTimeoutPoints(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	var built atomic.Int64
+	args := []string{"--nodes", "16", "--hours", "0.34", "--schedulers", "3sigma", "--quiet",
+		"--vary", "solver-timeout=0s,45s", "--format", "json", "--out", dir}
+	out, err := sweepCLI(t, countingSchedulers(&built), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Runs []struct{ Params struct{ WorkLimit int64 `json:"work_limit"` } }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if built.Load() != 2 || len(rep.Runs) != 2 {
+		t.Fatalf("%d runs built, %d reported; want 2", built.Load(), len(rep.Runs))
+	}
+	if got, want := rep.Runs[0].Params.WorkLimit, int64(planner.DefaultWorkLimit); got != want {
+		t.Errorf("default timeout: work limit %d, want %d", got, want)
+	}
+	if got, want := rep.Runs[1].Params.WorkLimit, planner.WorkLimitFor(45*time.Second); got != want {
+		t.Errorf("--solver-timeout 45s: work limit %d, want %d", got, want)
+	}
+	points, err := os.ReadDir(filepath.Join(dir, "points"))
+	if err != nil || len(points) != 2 {
+		t.Errorf("%d stored points (%v), want 2", len(points), err)
 	}
 }
 

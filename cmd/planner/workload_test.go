@@ -203,3 +203,35 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulateConfigOfAFile: the JSON config of a run on a workload file
+// leaves out the generator's settings, which the file replaces; a
+// generated workload's config keeps them.
+func TestSimulateConfigOfAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.jsonl")
+	if _, _, err := runCLI(t, "workload", "generate", "--hours", "0.25", "--nodes", "16", "-o", file); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args      []string
+		generated bool
+	}{
+		{[]string{"--workload", file}, false},
+		{[]string{"--hours", "0.25", "--nodes", "16"}, true},
+	} {
+		args := append([]string{"simulate", "--schedulers", "prio", "--format", "json", "--quiet"}, tc.args...)
+		out, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct{ Config map[string]any }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v in\n%s", err, out)
+		}
+		for _, key := range []string{"nodes", "hours", "load", "slack"} {
+			if _, ok := rep.Config[key]; ok != tc.generated {
+				t.Errorf("%v: config has %q: %v, want %v", tc.args, key, ok, tc.generated)
+			}
+		}
+	}
+}
