@@ -82,8 +82,8 @@ type estimateFlags struct {
 // that affects results (not --parallel, --format, --out, --quiet), in a
 // fixed order.
 type simulateConfig struct {
-	Workload      string    `json:"workload"`
-	Schedulers    []string  `json:"schedulers"`
+	Workload   string   `json:"workload"`
+	Schedulers []string `json:"schedulers"`
 	// The generator's settings: left out for a workload file, which has
 	// its own.
 	Nodes         int       `json:"nodes,omitempty"`
@@ -95,10 +95,10 @@ type simulateConfig struct {
 	SolverTimeout string    `json:"solver_timeout"`
 	// WorkLimit is the work limit of each solve in deterministic mode (from
 	// --solver-timeout when given): what decides the solves there.
-	WorkLimit int64 `json:"work_limit,omitempty"`
-	Interval      string    `json:"interval"`
-	Horizon       string    `json:"horizon"`
-	Deterministic bool      `json:"deterministic"`
+	WorkLimit     int64  `json:"work_limit,omitempty"`
+	Interval      string `json:"interval"`
+	Horizon       string `json:"horizon"`
+	Deterministic bool   `json:"deterministic"`
 	// Set only when used, so that a plain run's JSON does not change.
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`

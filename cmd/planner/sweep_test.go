@@ -144,7 +144,11 @@ func TestSweepSolverTimeoutPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Runs []struct{ Params struct{ WorkLimit int64 `json:"work_limit"` } }
+		Runs []struct {
+			Params struct {
+				WorkLimit int64 `json:"work_limit"`
+			}
+		}
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v in\n%s", err, out)
