@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -190,5 +191,27 @@ func TestSweepReportFiles(t *testing.T) {
 	}
 	if len(out.Runs) != 8 || len(out.Means) != 4 || out.Means[3].Scheduler != "prio-preempt" || out.Means[3].Value != "20" {
 		t.Errorf("%d runs, means %+v", len(out.Runs), out.Means)
+	}
+}
+
+func TestLineSegments(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name   string
+		xs, ys []float64
+		want   [][]int
+	}{
+		{"in x order, not the given order", []float64{1.6, 1.0, 1.4}, []float64{3, 1, 2}, [][]int{{1, 2, 0}}},
+		{"a gap at an undefined value", []float64{0, 1, 2, 3}, []float64{1, nan, 2, 3}, [][]int{{0}, {2, 3}}},
+		{"undefined at the ends", []float64{0, 1, 2}, []float64{nan, 5, math.Inf(1)}, [][]int{{1}}},
+		{"nothing defined", []float64{0, 1}, []float64{nan, nan}, nil},
+		{"ties keep the given order", []float64{2, 1, 1}, []float64{1, 2, 3}, [][]int{{1, 2, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lineSegments(tt.xs, tt.ys); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("lineSegments = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -61,6 +62,33 @@ var lineColors = []color.Color{
 	color.RGBA{0x00, 0x00, 0x00, 0xff}, color.RGBA{0xf0, 0xe4, 0x42, 0xff},
 }
 
+// lineSegments returns the pieces a line through the points (xs[i], ys[i])
+// is drawn in, as indices: the points in x order (ties in the given
+// order), cut where y is undefined (NaN or infinite), so that the line
+// leaves a gap there.
+func lineSegments(xs, ys []float64) [][]int {
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	var segs [][]int
+	var cur []int
+	for _, i := range order {
+		if math.IsNaN(ys[i]) || math.IsInf(ys[i], 0) {
+			if cur != nil {
+				segs, cur = append(segs, cur), nil
+			}
+			continue
+		}
+		cur = append(cur, i)
+	}
+	if cur != nil {
+		segs = append(segs, cur)
+	}
+	return segs
+}
+
 // writeLinePlot draws one metric against the varied value: a line per
 // scheduler through the means over seeds (undefined means leave a gap),
 // and with several seeds a bar from the lowest to the highest seed's value.
@@ -90,10 +118,13 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 	nsch, nseeds := len(r.Schedulers), len(r.Seeds)
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	for si, name := range r.Schedulers {
-		var pts plotter.XYs
+		c := lineColors[si%len(lineColors)]
+		ys := make([]float64, len(r.Values))
+		var pts plotter.XYs // every defined mean, for the bars
 		var errs plotter.YErrors
 		for vi := range r.Values {
 			y := pm.scale * metricValue(means[vi*nsch+si].Metrics, pm.name)
+			ys[vi] = y
 			if math.IsNaN(y) || math.IsInf(y, 0) {
 				continue
 			}
@@ -108,20 +139,24 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 			errs = append(errs, struct{ Low, High float64 }{y - lo, hi - y})
 			ymin, ymax = math.Min(ymin, lo), math.Max(ymax, hi)
 		}
-		if len(pts) == 0 {
-			continue
+		for k, seg := range lineSegments(xs, ys) {
+			segPts := make(plotter.XYs, len(seg))
+			for i, vi := range seg {
+				segPts[i] = plotter.XY{X: xs[vi], Y: ys[vi]}
+			}
+			line, points, err := plotter.NewLinePoints(segPts)
+			if err != nil {
+				return err
+			}
+			line.Color, points.Color = c, c
+			line.Width = vg.Points(1.5)
+			points.Shape = shapes[si%len(shapes)]
+			p.Add(line, points)
+			if k == 0 {
+				p.Legend.Add(name, line, points)
+			}
 		}
-		c := lineColors[si%len(lineColors)]
-		line, points, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return err
-		}
-		line.Color, points.Color = c, c
-		line.Width = vg.Points(1.5)
-		points.Shape = shapes[si%len(shapes)]
-		p.Add(line, points)
-		p.Legend.Add(name, line, points)
-		if nseeds > 1 {
+		if nseeds > 1 && len(pts) > 0 {
 			eb, err := plotter.NewYErrorBars(struct {
 				plotter.XYs
 				plotter.YErrors
@@ -134,9 +169,14 @@ func (r *SweepReport) writeLinePlot(w io.Writer, pm plotMetric, format string) e
 		}
 	}
 	if ymin <= ymax {
-		// Room above the highest point for the legend.
+		// Room above the highest point for the legend. A metric that is
+		// 0 everywhere (fallbacks, preemptions) gets the axis [0, 1.3],
+		// not one of 1e-9.
 		p.Y.Min = math.Min(0, ymin)
-		p.Y.Max = ymax + 0.3*math.Max(ymax-p.Y.Min, 1e-9)
+		p.Y.Max = ymax + 0.3*(ymax-p.Y.Min)
+		if ymax <= p.Y.Min {
+			p.Y.Max = p.Y.Min + 1.3*math.Max(1, math.Abs(ymax))
+		}
 	}
 	// A margin either side of the first and last value, so that their
 	// points and bars are not cut by the frame.
