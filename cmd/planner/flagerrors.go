@@ -37,7 +37,10 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 func valueError(name string, fl *pflag.Flag, value string, cause error) error {
 	_, list := fl.Value.(pflag.SliceValue)
 	var num *strconv.NumError
+	var twice givenTwice
 	switch {
+	case errors.As(cause, &twice):
+		return fmt.Errorf("%s: given twice (%q, then %q); give it once", name, twice.first, value)
 	case errors.As(cause, &num) && list && strings.TrimSpace(num.Num) == "":
 		return fmt.Errorf("%s: empty item in %q", name, value)
 	case errors.As(cause, &num):
@@ -103,3 +106,33 @@ func fieldFlagError(err error, flags map[string]string) error {
 	}
 	return nil
 }
+
+// onceString is a string flag that may be given only once: a second
+// `--vary` or `--study` would silently replace the first, and the run would
+// not be the one asked for.
+type onceString struct {
+	v     *string
+	given bool
+}
+
+func (o *onceString) Set(s string) error {
+	if o.given {
+		return givenTwice{first: *o.v}
+	}
+	*o.v, o.given = s, true
+	return nil
+}
+
+func (o *onceString) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return *o.v
+}
+
+func (o *onceString) Type() string { return "string" }
+
+// givenTwice: a onceString flag was given again; first is its first value.
+type givenTwice struct{ first string }
+
+func (e givenTwice) Error() string { return fmt.Sprintf("given twice (first %q)", e.first) }

@@ -125,9 +125,9 @@ func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Regis
 	fs, base := newSimulateFlags("sweep", stdout, reg)
 	defer func() { err = inConfig(fs, err) }()
 	var sf sweepFlags
-	fs.StringVar(&sf.vary, "vary", "", "the simulate flag to vary and its values: FLAG=v1,v2,...")
-	fs.StringVar(&sf.study, "study", "", "a named sweep (below); --vary with its flag replaces its values")
-	fs.StringVar(&sf.seeds, "seeds", "", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
+	fs.Var(&onceString{v: &sf.vary}, "vary", "the simulate flag to vary and its values: FLAG=v1,v2,...")
+	fs.Var(&onceString{v: &sf.study}, "study", "a named sweep (below); --vary with its flag replaces its values")
+	fs.Var(&onceString{v: &sf.seeds}, "seeds", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
 	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this directory"
 	fs.Usage = func() {
 		w := fs.Output()
@@ -253,7 +253,7 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 		}
 	}
 	p.seeds = []uint64{base.seed}
-	if sf.seeds != "" {
+	if fs.Changed("seeds") {
 		if fs.Changed("seed") {
 			return nil, errors.New("--seeds: give --seed or --seeds, not both")
 		}
@@ -299,6 +299,9 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 	// A flag given, or the varied one, must have an effect at some point
 	// of the sweep; otherwise every point would ignore it.
 	given[flag] = "--vary " + flag
+	if sf.vary == "" {
+		given[flag] = "--study " + sf.study + " (it varies --" + flag + ")"
+	}
 	if err := checkUsed(given, append(generatorFlagNames(), schedulerFlagNames()...), p.unusedReason); err != nil {
 		return nil, err
 	}

@@ -213,6 +213,10 @@ func TestSweepBadInput(t *testing.T) {
 		{"synthetic shift too large", sweepArgs("--vary", "synthetic-shift=0,1e308", "--synthetic"), "--synthetic-shift: must be a percentage in (-100, 10000]"},
 		{"synthetic width too large", sweepArgs("--vary", "synthetic-cov=20,1e5", "--synthetic"), "--synthetic-cov: must be in [0, 10000] percent"},
 		{"sub-second interval", sweepArgs("--vary", "interval=1ns,1m"), "--interval: must be ≥ 1s"},
+		{"vary twice", sweepArgs("--vary", "hours=0.25,0.5", "--vary", "load=1"), `--vary: given twice ("hours=0.25,0.5", then "load=1")`},
+		{"study twice", sweepArgs("--study", "load", "--study", "slack"), `--study: given twice ("load", then "slack")`},
+		{"seeds twice", sweepArgs("--vary", "load=1", "--seeds", "1", "--seeds", "2"), `--seeds: given twice ("1", then "2")`},
+		{"no seeds", sweepArgs("--vary", "load=1", "--seeds="), "--seeds: give at least one seed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var n atomic.Int64

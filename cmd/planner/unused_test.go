@@ -71,14 +71,14 @@ func TestFlagsWithoutEffect(t *testing.T) {
 
 		{"sweep of --load on a file", sweep("--workload", file, "--vary", "load=1,2"), "--vary load: not used with --workload (the workload file sets the arrivals)"},
 		{"sweep on a file with --nodes", sweep("--workload", file, "--nodes", "16", "--vary", "interval=30s,1m"), "--nodes: not used with --workload (the workload file sets the cluster)"},
-		{"study nodes on a file", sweep("--workload", file, "--study", "nodes"), "--vary nodes: not used with --workload (the workload file sets the cluster)"},
+		{"study nodes on a file", sweep("--workload", file, "--study", "nodes"), "--study nodes (it varies --nodes): not used with --workload (the workload file sets the cluster)"},
 		{"sweep of --synthetic-shift alone", sweep("--nodes", "16", "--hours", "0.34", "--vary", "synthetic-shift=0,10"), "--vary synthetic-shift: has no effect without --synthetic"},
 		{"sweep with --synthetic-cov alone", sweep("--nodes", "16", "--hours", "0.34", "--synthetic-cov", "10", "--vary", "load=1,2"), "--synthetic-cov: has no effect without --synthetic"},
-		{"study shift with --synthetic=false", sweepWith("pointrealest", "--nodes", "16", "--hours", "0.34", "--study", "shift", "--synthetic=false"), "--vary synthetic-shift: has no effect without --synthetic"},
+		{"study shift with --synthetic=false", sweepWith("pointrealest", "--nodes", "16", "--hours", "0.34", "--study", "shift", "--synthetic=false"), "--study shift (it varies --synthetic-shift): has no effect without --synthetic"},
 		// The study fixes --hours 2, which a file ignores: not an error.
 		{"study shift on a file", sweepWith("prio,pointrealest", "--workload", file, "--study", "shift", "--vary", "synthetic-shift=0"), ""},
-		{"study shift of prio", sweep("--workload", file, "--study", "shift"), "--vary synthetic-shift: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
-		{"study samples of prio", sweep(append(tiny, "--study", "samples")...), "--vary samples-per-feature: no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"study shift of prio", sweep("--workload", file, "--study", "shift"), "--study shift (it varies --synthetic-shift): no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
+		{"study samples of prio", sweep(append(tiny, "--study", "samples")...), "--study samples (it varies --samples-per-feature): no 3sigma variant in --schedulers plans with 3σPredict's estimates (prio)"},
 		{"sweep of --solver-timeout for baselines", sweepWith("prio,backfill", append(tiny, "--vary", "solver-timeout=10ms,1s")...), "--vary solver-timeout: no scheduler in --schedulers plans with a solver (prio, backfill)"},
 		{"sweep on a file with load in --config", sweep("--config", cfg, "--vary", "interval=30s,1m"), "--config " + cfg + ": load: not used with --workload (the workload file sets the arrivals)"},
 		{"sweep of prio with --solver in --config", sweep(append(tiny, "--config", solverCfg, "--vary", "load=1,2")...), "--config " + solverCfg + ": solver: no scheduler in --schedulers plans with a solver (prio)"},
