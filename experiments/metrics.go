@@ -29,14 +29,16 @@ type Metrics struct {
 	// JCT* = completion − submit over all completed jobs (s); quantiles are
 	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p).
 	JCTMean, JCTP50, JCTP99 float64
-	// Utilization = busy node-seconds (every run, including preempted and
-	// cut-off runs) / (nodes × the simulated span SimResult.End).
+	// Utilization = busy node-seconds (every run, including preempted
+	// runs, and runs under way at the end within the span) / (nodes × the
+	// simulated span SimResult.End).
 	Utilization float64
 	// SpanS is that span (seconds): the last completion when every job
-	// completed (at least the window), else the drain limit.
+	// completed by the drain limit (at least the window), else the limit.
 	SpanS float64
 	// CycleMsP50/P99: wall time of the Schedule call as the simulator
-	// measures it; SolverMsP99: CycleStats.Solve over cycles that solved.
+	// measures it; SolverMsP99: CycleStats.Solve over the cycles that ran
+	// a solve, answered or not.
 	// Wall-clock values: reported only outside deterministic mode.
 	CycleMsP50, CycleMsP99, SolverMsP99 float64
 	// SolverTimeLimited: cycles whose solve hit its limit; Fallbacks: cycles
@@ -232,7 +234,7 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 	for _, c := range cycles {
 		m.Cycles++
 		cyc = append(cyc, float64(c.Wall)/1e6)
-		if c.Stats.Solved {
+		if c.Stats.Solve > 0 { // every solve that ran, answered or not
 			solve = append(solve, float64(c.Stats.Solve)/1e6)
 		}
 		if c.Stats.TimeLimited {

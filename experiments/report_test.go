@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/planner"
 )
@@ -280,5 +281,23 @@ func TestRunErrors(t *testing.T) {
 	_, err = Run(context.Background(), in, bad, RunConfig{Schedulers: []string{"bad"}, Sim: SimConfig{Interval: 60}})
 	if err == nil || !strings.Contains(err.Error(), "scheduler bad") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestSolverTimeOfFailedSolves: solver_ms_p99 counts every solve that ran,
+// also those that gave no answer (the fallback then decided); cycles
+// without a solve do not count.
+func TestSolverTimeOfFailedSolves(t *testing.T) {
+	cycles := []CycleRecord{
+		{Stats: planner.CycleStats{Solve: 20 * time.Millisecond, Fallback: true, TimeLimited: true}},
+		{Stats: planner.CycleStats{Solve: 10 * time.Millisecond, Solved: true}},
+		{Stats: planner.CycleStats{}}, // nothing to solve
+	}
+	m := ComputeMetrics(nil, cycles, 3600, 16, 0)
+	if m.SolverMsP99 != 20 {
+		t.Errorf("solver_ms_p99 = %g, want 20 (the failed solve's wall time)", m.SolverMsP99)
+	}
+	if m := ComputeMetrics(nil, cycles[:1], 3600, 16, 0); m.SolverMsP99 != 20 {
+		t.Errorf("with no solve answered: solver_ms_p99 = %g, want 20", m.SolverMsP99)
 	}
 }
