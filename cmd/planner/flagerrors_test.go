@@ -45,6 +45,8 @@ func TestValueErrorsInWords(t *testing.T) {
 		{"whole number not a number", []string{"bench", "solver", "--racks", "many"}, `--racks: "many" is not a whole number`},
 		{"whole number out of range", []string{"bench", "solver", "--racks", "99999999999999999999"}, `--racks: "99999999999999999999" is out of range`},
 		{"number not a number", []string{"simulate", "--load", "high"}, `--load: "high" is not a number`},
+		{"empty workload", []string{"simulate", "--workload", ""}, "--workload: empty; give a generator (google, hedgefund, mustang) or a workload file"},
+		{"empty workload to summarise", []string{"workload", "stats", "--workload", " "}, "--workload: empty; give a generator (google, hedgefund, mustang) or a workload file"},
 		{"config number not a number", []string{"simulate", "--config", nodes}, "--config " + nodes + `: nodes: "many" is not a whole number`},
 		{"sweep value not a number", []string{"sweep", "--vary", "nodes=a,b"}, `--vary nodes=a: "a" is not a whole number`},
 		{"empty slack item", []string{"simulate", "--slack", "20,,40"}, `--slack: empty item in "20,,40"`},

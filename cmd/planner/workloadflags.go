@@ -41,6 +41,8 @@ func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
 func (w *workloadFlags) validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
+	case strings.TrimSpace(w.workload) == "":
+		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", strings.Join(workloads.Generators(), ", "))
 	case w.nodes < 1:
 		return fmt.Errorf("--nodes: must be ≥ 1, got %d", w.nodes)
 	case !finite(w.hours) || w.hours <= 0:
