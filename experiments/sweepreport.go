@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -143,9 +144,15 @@ func metricValue(ms []Metric, name string) float64 {
 }
 
 // WriteCSV writes one row per run: the varied flag's value, scheduler,
-// workload, seed, then the metrics as Report.WriteCSV writes them.
+// workload, seed, then the metrics as Report.WriteCSV writes them. The
+// first column is named after the flag, "vary_workload" for --vary workload
+// (the value as given; the workload column has its name).
 func (r *SweepReport) WriteCSV(w io.Writer) error {
-	return writeRunsCSV(w, r.Runs, r.Deterministic, []string{r.Flag}, func(run *RunResult) []string {
+	col := r.Flag
+	if slices.Contains([]string{"scheduler", "workload", "seed"}, col) {
+		col = "vary_" + col
+	}
+	return writeRunsCSV(w, r.Runs, r.Deterministic, []string{col}, func(run *RunResult) []string {
 		if run.Params.Sweep != nil {
 			return []string{run.Params.Sweep.Value}
 		}

@@ -255,6 +255,9 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experi
 	p.seeds = []uint64{base.seed}
 	if fs.Changed("seeds") {
 		if fs.Changed("seed") {
+			if path := fs.Lookup("seed").Annotations[configAnnotation]; len(path) > 0 {
+				return nil, fmt.Errorf("--seeds: give --seed or --seeds, not both (--config %s sets seed)", path[0])
+			}
 			return nil, errors.New("--seeds: give --seed or --seeds, not both")
 		}
 		var err error

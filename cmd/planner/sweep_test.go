@@ -285,6 +285,16 @@ func TestSweepGeneratorsAndConfig(t *testing.T) {
 	if err != nil || n.Load() != 1 || strings.Contains(out, "3sigma") {
 		t.Errorf("study with --config: %d runs (want 1, prio only), err %v, out:\n%s", n.Load(), err, out)
 	}
+	// A seed set by the file conflicts with --seeds, and the error says
+	// where the seed came from.
+	seeded := filepath.Join(t.TempDir(), "seeded.json")
+	if err := os.WriteFile(seeded, []byte(`{"seed": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sweepCLI(t, countingSchedulers(&n), "--config", seeded, "--seeds", "1-2", "--vary", "load=1,2")
+	if want := "--seeds: give --seed or --seeds, not both (--config " + seeded + " sets seed)"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
 }
 
 // TestSweepOut: a --out that cannot be a directory fails before any run,
@@ -324,5 +334,31 @@ func TestSweepOut(t *testing.T) {
 				t.Errorf("results on stdout: %v, want %v:\n%s", got, tc.wantStdout, out)
 			}
 		})
+	}
+}
+
+// TestSweepWorkloadsCSV: a sweep over workload files names its first CSV
+// column vary_workload (the files as given), apart from the workload
+// column (their base names).
+func TestSweepWorkloadsCSV(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, seed := range []string{"1", "2"} {
+		f := filepath.Join(dir, "w"+seed+".jsonl")
+		if _, _, err := runCLI(t, "workload", "generate", "--hours", "0.25", "--nodes", "16", "--seed", seed, "-o", f); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	var n atomic.Int64
+	out, err := sweepCLI(t, countingSchedulers(&n), "--schedulers", "prio", "--quiet", "--format", "csv",
+		"--vary", "workload="+strings.Join(files, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "vary_workload,scheduler,workload,seed,") ||
+		!strings.HasPrefix(lines[1], files[0]+",prio,w1.jsonl,") {
+		t.Errorf("csv:\n%s", out)
 	}
 }
