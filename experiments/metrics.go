@@ -18,11 +18,14 @@ import (
 // JSON and "-" in tables.
 type Metrics struct {
 	// SLOMissRate = SLO jobs that did not complete by their deadline
-	// (never started, cut off by the drain limit, or late) / SLO jobs.
+	// (never started, or late) / SLO jobs.
 	SLOMissRate float64
 	// Goodput = Σ nodes × (end − start) / 3600 over the final run of SLO
 	// jobs that met their deadline (SLOGoodput) and of completed
-	// best-effort jobs (BEGoodput), in machine-hours.
+	// best-effort jobs (BEGoodput), in machine-hours. A run under way at
+	// the end of the simulated span (Sim.finish) counts within the span,
+	// as it does for Utilization, so that goodput never exceeds the busy
+	// time.
 	Goodput, SLOGoodput, BEGoodput float64
 	// BELatencyMean = mean(end − submit) over completed best-effort jobs (s).
 	BELatencyMean float64
@@ -206,7 +209,7 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 			continue
 		}
 		m.Completed++
-		work := float64(j.Nodes) * (j.End - j.Start) / 3600
+		work := float64(j.Nodes) * (min(j.End, span) - j.Start) / 3600
 		jct = append(jct, j.End-j.Submit)
 		switch {
 		case j.Class == workloads.SLO && j.MetDeadline:

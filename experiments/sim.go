@@ -91,8 +91,8 @@ type SimResult struct {
 	// limit. Runs under way at the limit go on to their ends for the jobs'
 	// outcomes; busy time counts within [0, End) (Sim.finish).
 	End float64
-	// BusyNodeSeconds is Σ nodes × run time of every run, preempted and
-	// cut-off runs included.
+	// BusyNodeSeconds is Σ nodes × run time of every run within [0, End):
+	// preempted runs included, runs under way at End up to End.
 	BusyNodeSeconds float64
 	Nodes           int
 }

@@ -64,8 +64,10 @@ type SweepStats struct {
 }
 
 // sweepFormat versions the stored run files: a change of what a stored run
-// means changes every key.
-const sweepFormat = 1
+// means changes every key. 2: runs under way when a simulation stops go on
+// to their ends (SLO outcomes, goodput within the span), and solver_ms_p99
+// counts every solve.
+const sweepFormat = 2
 
 // storedRun is the file of one finished run.
 type storedRun struct {
