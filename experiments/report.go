@@ -120,13 +120,17 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return writeRunsCSV(w, r.Runs, r.Deterministic, nil, nil)
 }
 
+// runColumns are the columns naming a run in the CSV outputs, before its
+// metrics.
+var runColumns = []string{"scheduler", "workload", "seed"}
+
 // writeRunsCSV writes one row per run: the lead columns (head, and their
 // values per run from lead), scheduler, workload, seed, then every metric
 // (without the timing ones when deterministic, as they would differ
 // between identical runs).
 func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []string, lead func(*RunResult) []string) error {
 	cw := csv.NewWriter(w)
-	head = append(slices.Clone(head), "scheduler", "workload", "seed")
+	head = append(slices.Clone(head), runColumns...)
 	for _, m := range (Metrics{}).List() {
 		if !(m.Timing && deterministic) {
 			head = append(head, m.Name)

@@ -149,7 +149,7 @@ func metricValue(ms []Metric, name string) float64 {
 // (the value as given; the workload column has its name).
 func (r *SweepReport) WriteCSV(w io.Writer) error {
 	col := r.Flag
-	if slices.Contains([]string{"scheduler", "workload", "seed"}, col) {
+	if slices.Contains(runColumns, col) {
 		col = "vary_" + col
 	}
 	return writeRunsCSV(w, r.Runs, r.Deterministic, []string{col}, func(run *RunResult) []string {

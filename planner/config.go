@@ -215,8 +215,8 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WorkLimit <= 0 {
 		c.WorkLimit = DefaultWorkLimit
-		if c.Mode == SolveDeterministic && c.SolveTimeout > 0 {
-			c.WorkLimit = WorkLimitFor(c.SolveTimeout)
+		if c.Mode == SolveDeterministic {
+			c.WorkLimit = DeterministicWorkLimit(c.SolveTimeout)
 		}
 	}
 	if c.Slices <= 0 {
@@ -293,6 +293,16 @@ const (
 	// minWorkLimit: the least budget, one move per local-search chain.
 	minWorkLimit = 2
 )
+
+// DeterministicWorkLimit is the work limit of a deterministic solve given
+// the solve timeout (0: none given): WorkLimitFor the timeout, or
+// DefaultWorkLimit without one.
+func DeterministicWorkLimit(solveTimeout time.Duration) int64 {
+	if solveTimeout > 0 {
+		return WorkLimitFor(solveTimeout)
+	}
+	return DefaultWorkLimit
+}
 
 // WorkLimitFor maps a wall-clock solve limit onto the work budget of a
 // deterministic solve: the moves a solve of that limit makes on the

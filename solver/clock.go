@@ -22,3 +22,29 @@ func wallSince(t time.Time) time.Duration { return wallNow().Sub(t) }
 
 // wallUntil is the wall time left until t (negative once t has passed).
 func wallUntil(t time.Time) time.Duration { return t.Sub(wallNow()) }
+
+// donePoll looks at a done channel every pollWork units of work (nonzeros
+// or columns gone through: well under a millisecond), for the steps that
+// must give up at a deadline without a look per item.
+type donePoll struct {
+	done <-chan struct{}
+	work int // since the last look
+}
+
+// pollWork is how much work donePoll does between looks.
+const pollWork = 1 << 16
+
+// stop counts w more units of work and reports whether done has closed,
+// looking at it once pollWork units have gone by.
+func (p *donePoll) stop(w int) bool {
+	if p.work += w; p.work < pollWork {
+		return false
+	}
+	p.work = 0
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}

@@ -129,29 +129,13 @@ type heuristic struct {
 // are marked general.
 func newHeuristic(m *Model) *heuristic { return newHeuristicUntil(m, nil) }
 
-// analysisCheckEvery is how many nonzeros (or columns) the analysis goes
-// through between looks at its done channel: about 0.3 ms of work.
-const analysisCheckEvery = 1 << 16
-
 // newHeuristicUntil is newHeuristic, abandoned (nil) when done closes before
 // the analysis ends. On a large model the analysis is the longest step
 // before a first answer — about 80 ms of processor time at 1,000 jobs on
 // the rack instances (3.7 million nonzeros) — so an in-process solve under
 // a short limit must be able to give up inside it.
 func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
-	work := 0
-	stopped := func(w int) bool { // w more units of work done; time to stop?
-		if work += w; work < analysisCheckEvery {
-			return false
-		}
-		work = 0
-		select {
-		case <-done:
-			return true
-		default:
-			return false
-		}
-	}
+	poll := donePoll{done: done}
 	n := len(m.Vars)
 	h := &heuristic{m: m, n: n,
 		cobj: make([]float64, n), lb: make([]float64, n), ub: make([]float64, n), isInt: make([]bool, n),
@@ -182,7 +166,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 	linkParent := make([]int32, len(m.Rows))
 	for i := range m.Rows {
 		r := &m.Rows[i]
-		if stopped(len(r.Index)) {
+		if poll.stop(len(r.Index)) {
 			return nil
 		}
 		linkParent[i] = -1
@@ -234,7 +218,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 		if h.rowKind[i] != rowPack {
 			continue
 		}
-		if stopped(len(m.Rows[i].Index)) {
+		if poll.stop(len(m.Rows[i].Index)) {
 			return nil
 		}
 		for k, j := range m.Rows[i].Index {
@@ -256,7 +240,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 			continue
 		}
 		r := &m.Rows[i]
-		if stopped(len(r.Index)) {
+		if poll.stop(len(r.Index)) {
 			return nil
 		}
 		sign := 1.0
@@ -312,7 +296,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 	mark := make([]int32, len(m.Rows)) // row stamps for the disjointness test
 	for j := 0; j < n; j++ {
 		h.itemOf[j] = -1
-		if stopped(1 + int(h.pStart[j+1]-h.pStart[j])) {
+		if poll.stop(1 + int(h.pStart[j+1]-h.pStart[j])) {
 			return nil
 		}
 		if h.parentOf[j] >= 0 {
@@ -356,7 +340,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 					mark[pr] = stamp
 					u += h.pCoef[q] * h.rowW[pr]
 				}
-				work += int(h.pStart[c+1] - h.pStart[c])
+				poll.work += int(h.pStart[c+1] - h.pStart[c])
 				unitUse += u / r.Coef[k]
 			}
 			g.end = int32(len(h.child))

@@ -173,10 +173,6 @@ type workerRequest struct {
 // pipe's buffer (pipeBuffer).
 const requestChunk = 1 << 20
 
-// requestCheckEvery is how many nonzeros writeRequestUntil encodes between
-// looks at its done channel (well under a millisecond of work).
-const requestCheckEvery = 1 << 16
-
 // errRequestAbandoned: writeRequestUntil stopped because its done channel
 // closed.
 var errRequestAbandoned = errors.New("solver: worker request abandoned at the deadline")
@@ -241,16 +237,11 @@ func writeRequestUntil(w io.Writer, req *workerRequest, done <-chan struct{}) er
 		e.f64(v.Obj)
 	}
 	e.u64(uint64(len(m.Rows)))
-	work := 0
+	poll := donePoll{done: done}
 	for i := range m.Rows {
 		r := &m.Rows[i]
-		if work += len(r.Index); work >= requestCheckEvery {
-			work = 0
-			select {
-			case <-done:
-				return errRequestAbandoned
-			default:
-			}
+		if poll.stop(len(r.Index)) {
+			return errRequestAbandoned
 		}
 		if len(e.b) >= requestChunk {
 			if err := flush(); err != nil {

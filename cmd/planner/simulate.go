@@ -283,19 +283,14 @@ func (f *simulateFlags) effectiveConfig() simulateConfig {
 }
 
 // workLimit is the work limit of each solve in deterministic mode (0 when
-// timed): the planner turns a given solve timeout into one
-// (planner.WorkLimitFor), and uses its default otherwise. So two runs whose
-// solver_timeout reads the same — the default, 75% of the interval, and
-// that value given — solve differently.
+// timed; planner.DeterministicWorkLimit). Two runs whose solver_timeout
+// reads the same — the default, 75% of the interval, and that value given —
+// solve differently there.
 func (f *simulateFlags) workLimit() int64 {
-	switch {
-	case !f.deterministic:
+	if !f.deterministic {
 		return 0
-	case f.solverTimeout > 0:
-		return planner.WorkLimitFor(f.solverTimeout)
-	default:
-		return planner.DefaultWorkLimit
 	}
+	return planner.DeterministicWorkLimit(f.solverTimeout)
 }
 
 // prepare loads the workload and builds the run configuration of valid
