@@ -37,6 +37,7 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test ./...
 	CGO_ENABLED=0 $(GO) test ./solver/... ./distributions/... ./utility/...
+	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestVersionListsBackends' ./cmd/planner/
 
 # Go benchmarks, then every backend on the default and validation
 # instances, then the portfolio's spread over draws of its search (a timed
@@ -96,7 +97,7 @@ traces-experiments: build
 
 lint: deps
 	$(GO) vet ./...
-	@[ -x $(GOBIN)/staticcheck ] || $(GO) install $(STATICCHECK)
+	@$(GOBIN)/staticcheck -version 2>/dev/null | grep -qF "($(lastword $(subst @, ,$(STATICCHECK))))" || $(GO) install $(STATICCHECK)
 	$(GOBIN)/staticcheck ./...
 
 clean:

@@ -83,7 +83,7 @@ import (
 var clpMu sync.Mutex
 
 // errLPUnbounded reports an unbounded LP relaxation.
-var errLPUnbounded = errors.New("clp: LP relaxation is unbounded")
+var errLPUnbounded = errors.New("the LP relaxation (CLP) is unbounded")
 
 // clpVersion returns the version string of the linked CLP library.
 func clpVersion() string { return C.GoString(C.Clp_Version()) }
@@ -191,7 +191,7 @@ func clpSolve(ctx context.Context, m *Model, s *Settings, algorithm int) (*lpRel
 			lp.X = copyX()
 		}
 	default:
-		return lp, fmt.Errorf("clp: solve stopped on errors (status %d, secondary %d)", int(job.status), int(job.secondary))
+		return lp, fmt.Errorf("CLP stopped on errors (status %d, secondary %d)", int(job.status), int(job.secondary))
 	}
 	if lp.X != nil {
 		lp.Objective = m.ObjectiveValue(lp.X)

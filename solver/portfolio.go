@@ -35,8 +35,17 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	if lp.Optimal {
 		res.Bound = lp.Objective
 	}
-	if x := h.roundAndRepair(lp.X); x != nil {
-		res.X, res.Status = x, Feasible
+	// The LP's own answer, where it is feasible (a pure LP, or a vertex
+	// that happens to be integral), beats any rounding of it.
+	b := h.newIncumbent(nil)
+	if lp.X != nil && len(lp.X) == len(m.Vars) {
+		x := append([]float64(nil), lp.X...)
+		m.Snap(x)
+		b.offer(x, true)
+	}
+	b.offer(h.roundAndRepair(lp.X), true)
+	if b.x != nil {
+		res.X, res.Status = b.x, Feasible
 	}
 	return res, nil
 }

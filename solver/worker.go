@@ -505,7 +505,8 @@ func (r *Result) pick(m *Model, cands [][]float64) int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return better(m, obj[order[a]], obj[order[b]]) })
 	for _, i := range order {
-		x := append([]float64(nil), cands[i]...)
+		x := make([]float64, len(cands[i])) // not nil for a model without columns
+		copy(x, cands[i])
 		m.Snap(x)
 		if m.CheckFeasible(x) != nil {
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,13 +108,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Errorf("--starts: %d start options (slices 0, 1, 2, 4, …) reach beyond --slices %d", cfg.Starts, cfg.Slices)}
 	}
 	if err := cfg.ValidateInstances(); err != nil {
-		// The limits are on products of the flags; name the one that
-		// usually grows.
-		flag := "--jobs"
-		if errors.Is(err, instances.ErrClusterTooLarge) {
-			flag = "--rack-nodes"
-		}
-		return usageError{fmt.Errorf("%s: %w", flag, err)}
+		return usageError{fmt.Errorf("--%s: %w", oversizedFlag(cfg, err), err)}
 	}
 	if len(solvers) == 0 {
 		return usageError{fmt.Errorf("--solvers: give at least one backend (this build has: %s)", strings.Join(solver.Backends(), ", "))}
@@ -204,14 +199,43 @@ func readBestKnown(path string, cfg *experiments.SolverBenchConfig) error {
 }
 
 // defaultBenchSolvers is every backend of this build, the default first.
+// defaultBenchSolvers is every backend of the build, the default first
+// (a build without cgo has greedy alone).
 func defaultBenchSolvers() []string {
-	names := []string{solver.DefaultName}
+	var names []string
 	for _, n := range solver.Backends() {
-		if n != solver.DefaultName {
+		if n == solver.DefaultName {
+			names = append([]string{n}, names...)
+		} else {
 			names = append(names, n)
 		}
 	}
 	return names
+}
+
+// oversizedFlag names the flag to lower when the instances are too large
+// (err from ValidateInstances): the limits are on products of flags — jobs
+// × starts × racks (× slices) for the model, racks × rack-nodes × slices
+// for the cluster — so it is the factor furthest above its default.
+func oversizedFlag(cfg experiments.SolverBenchConfig, err error) string {
+	type factor struct {
+		flag        string
+		value, dflt int
+	}
+	d := instances.DefaultParams()
+	factors := []factor{{"jobs", slices.Max(cfg.Jobs), d.Jobs}, {"starts", cfg.Starts, d.Starts},
+		{"racks", cfg.Racks, d.Racks}, {"slices", cfg.Slices, d.Slices}}
+	if errors.Is(err, instances.ErrClusterTooLarge) {
+		factors = []factor{{"racks", cfg.Racks, d.Racks}, {"rack-nodes", cfg.RackNodes, d.RackNodes},
+			{"slices", cfg.Slices, d.Slices}}
+	}
+	best, most := factors[0].flag, 0.0
+	for _, f := range factors {
+		if r := float64(f.value) / float64(f.dflt); r > most {
+			best, most = f.flag, r
+		}
+	}
+	return best
 }
 
 // parseSeeds reads "1-5", "1,3,7-9" or "4" into a list of seeds; its
