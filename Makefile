@@ -8,7 +8,6 @@ BIN         := bin/planner
 APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev pkg-config gcc g++
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-GOBIN       := $(shell $(GO) env GOPATH)/bin
 
 .PHONY: deps build run test bench experiments traces-experiments lint clean
 
@@ -37,7 +36,7 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test ./...
 	CGO_ENABLED=0 $(GO) test ./solver/... ./distributions/... ./utility/...
-	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestVersionListsBackends' ./cmd/planner/
+	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestBenchSolverJSON|TestVersionListsBackends' ./cmd/planner/
 
 # Go benchmarks, then every backend on the default and validation
 # instances, then the portfolio's spread over draws of its search (a timed
@@ -97,8 +96,7 @@ traces-experiments: build
 
 lint: deps
 	$(GO) vet ./...
-	@$(GOBIN)/staticcheck -version 2>/dev/null | grep -qF "($(lastword $(subst @, ,$(STATICCHECK))))" || $(GO) install $(STATICCHECK)
-	$(GOBIN)/staticcheck ./...
+	$(GO) run $(STATICCHECK) ./...
 
 clean:
 	rm -rf bin

@@ -15,19 +15,26 @@ import (
 // Solve, so a child process for every backend but greedy — for every
 // backend of the build (with cgo: cbc, clp, greedy, lpsolve, portfolio).
 
-// solveEach solves m with every backend of the build under s and calls f
-// with each answer.
+// solveEach solves m with every backend of the build under s, each in a
+// subtest, and calls f with its answer.
 func solveEach(t *testing.T, m *Model, s *Settings, f func(t *testing.T, name string, r *Result, err error)) {
 	t.Helper()
 	for _, name := range Backends() {
-		sv, err := New(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := sv.Solve(context.Background(), m, s)
-		t.Run(name, func(t *testing.T) { f(t, name, r, err) })
+		t.Run(name, func(t *testing.T) {
+			sv, err := New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := sv.Solve(context.Background(), m, s)
+			f(t, name, r, err)
+		})
 	}
 }
+
+// backendGuard bounds the solves of these tests: far above what they take
+// (all of them together take about 3 s), so that a busy CI machine starting
+// child processes slowly cannot fail them.
+const backendGuard = time.Minute
 
 // TestBackendsEnumerated: every backend, through New and Solve, on the
 // 100 seeded instances of ≤ 16 binaries whose optimum enumeration found:
@@ -43,18 +50,23 @@ func TestBackendsEnumerated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			optimal := 0
+			optimal, feasible := 0, 0
 			for _, c := range cases {
-				r, err := sv.Solve(context.Background(), c.m, enumSettings())
+				set := enumSettings()
+				set.TimeLimit = backendGuard
+				r, err := sv.Solve(context.Background(), c.m, set)
 				if err != nil {
 					t.Fatalf("%s: %v", c.name, err)
 				}
 				checkEnumAnswer(t, c, name, r, exactEngines[name])
+				if c.feasible {
+					feasible++
+				}
 				if c.feasible && r.X != nil && sameObjective(c.m.ObjectiveValue(r.X), c.opt) {
 					optimal++
 				}
 			}
-			t.Logf("%s: optimum on %d of %d cases", name, optimal, len(cases))
+			t.Logf("%s: optimum on %d of the %d feasible cases", name, optimal, feasible)
 		})
 	}
 }
@@ -103,7 +115,7 @@ func TestBackendsEdgeModels(t *testing.T) {
 		{"pure LP", lp, 2.8, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			solveEach(t, tc.m, &Settings{TimeLimit: time.Second}, func(t *testing.T, name string, r *Result, err error) {
+			solveEach(t, tc.m, &Settings{TimeLimit: backendGuard}, func(t *testing.T, name string, r *Result, err error) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,7 +142,7 @@ func TestBackendsInfeasible(t *testing.T) {
 	lpInfeasible.AddRow("", []int{a}, []float64{1}, GE, 2)
 	for name, m := range map[string]*Model{"0 ≥ 1": noColumns, "LP infeasible": lpInfeasible, "integer infeasible": cgoInfeasibleModel()} {
 		t.Run(name, func(t *testing.T) {
-			solveEach(t, m, &Settings{TimeLimit: time.Second}, func(t *testing.T, _ string, r *Result, err error) {
+			solveEach(t, m, &Settings{TimeLimit: backendGuard}, func(t *testing.T, _ string, r *Result, err error) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,7 +167,9 @@ func TestBackendsRejectBadNumbers(t *testing.T) {
 		{"row +Inf", func(m *Model, x int) { m.AddRow("caprow", []int{x}, []float64{math.Inf(1)}, LE, 1) }, []string{"caprow", "xcol"}},
 		{"row −Inf", func(m *Model, x int) { m.AddRow("caprow", []int{x}, []float64{math.Inf(-1)}, LE, 1) }, []string{"caprow", "xcol"}},
 		{"rhs NaN", func(m *Model, x int) { m.AddRow("caprow", []int{x}, []float64{1}, LE, math.NaN()) }, []string{"caprow"}},
+		{"rhs +Inf", func(m *Model, x int) { m.AddRow("caprow", []int{x}, []float64{1}, LE, math.Inf(1)) }, []string{"caprow"}},
 		{"objective +Inf", func(m *Model, x int) { m.Vars[x].Obj = math.Inf(1) }, []string{"xcol"}},
+		{"objective −Inf", func(m *Model, x int) { m.Vars[x].Obj = math.Inf(-1) }, []string{"xcol"}},
 		{"objective NaN", func(m *Model, x int) { m.Vars[x].Obj = math.NaN() }, []string{"xcol"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,6 +182,47 @@ func TestBackendsRejectBadNumbers(t *testing.T) {
 				for _, n := range tc.names {
 					if !strings.Contains(err.Error(), n) {
 						t.Errorf("error does not name %s: %v", n, err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestBackendsUnbounded: no backend calls an unbounded model solved. It
+// may answer with a finite feasible point (the heuristics), with no
+// answer, or with an error; lp_solve's "optimal" at its infinity (1e30) in
+// a column without an upper bound is no answer.
+func TestBackendsUnbounded(t *testing.T) {
+	models := map[string]*Model{}
+	for name, kind := range map[string]VarKind{"continuous": Continuous, "integer": Integer} {
+		m := &Model{Maximize: true}
+		a := m.AddVar("a", kind, 0, math.Inf(1), 1)
+		b := m.AddVar("b", Continuous, 0, math.Inf(1), 1)
+		m.AddRow("", []int{a, b}, []float64{1, -1}, GE, 0)
+		models[name] = m
+	}
+	// Without rows lp_solve answered "optimal" at 1e30 (−1e30).
+	up := &Model{Maximize: true}
+	up.AddVar("a", Continuous, 0, math.Inf(1), 1)
+	models["no rows, maximise"] = up
+	down := &Model{}
+	down.AddVar("a", Continuous, math.Inf(-1), 5, 1)
+	models["no rows, minimise"] = down
+	for name, m := range models {
+		t.Run(name, func(t *testing.T) {
+			solveEach(t, m, &Settings{TimeLimit: backendGuard}, func(t *testing.T, _ string, r *Result, err error) {
+				if err != nil {
+					t.Logf("error: %v", err)
+					return
+				}
+				if r.Status == Optimal || r.Status == Infeasible {
+					t.Fatalf("status %v for an unbounded model (answer %v)", r.Status, r.X)
+				}
+				mustCheck(t, m, r)
+				for j, v := range r.X {
+					if math.Abs(v) >= 1e20 {
+						t.Errorf("column %d at %v: not a number of an answer", j, v)
 					}
 				}
 			})

@@ -239,6 +239,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -283,10 +284,14 @@ func lpsolveVersion() string {
 //
 // Return codes: 0 OPTIMAL → Optimal; 1 SUBOPTIMAL → Feasible (TimeLimited);
 // 2 INFEASIBLE → Infeasible unless our callback stopped the solve;
-// 3 UNBOUNDED → NoSolution; 6 USERABORT and 7 TIMEOUT → Feasible with the
+// 3 UNBOUNDED, or an answer with a column at lp_solve's infinity → NoSolution; 6 USERABORT and 7 TIMEOUT → Feasible with the
 // best improved solution, else NoSolution, TimeLimited; 4 DEGENERATE,
 // 5 NUMFAILURE → the improved solution if any, else an error; −2 NOMEMORY →
 // an error. Every answer is snapped and checked; one that fails is dropped.
+// lpsolveInfinity is lp_solve's default infinity (get_infinite): a column
+// value that large is no number of an answer.
+const lpsolveInfinity = 1e30
+
 func lpsolveEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)) (*Result, error) {
 	if s == nil {
 		s = DefaultSettings()
@@ -394,14 +399,22 @@ func lpsolveEngine(ctx context.Context, m *Model, s *Settings, inc func(x []floa
 	stopped := job.stop_time != 0 || job.stop_nodes != 0 || job.stop_cancel != 0
 	r := &Result{Bound: math.NaN(), Gap: math.NaN(), Nodes: int64(job.nodes)}
 	r.TimeLimited = stopped || ret == C.SUBOPTIMAL || ret == C.USERABORT || ret == C.TIMEOUT
-	if b := float64(job.bound); math.Abs(b) < 1e29 && ret != C.INFEASIBLE && ret != C.UNBOUNDED {
-		r.Bound = b
-	}
+	var x []float64
 	if job.has_solution != 0 {
-		x := make([]float64, cm.ncols)
+		x = make([]float64, cm.ncols)
 		for j := range x {
 			x[j] = float64(xs[j])
 		}
+		if slices.ContainsFunc(x, func(v float64) bool { return math.Abs(v) >= lpsolveInfinity }) {
+			// lp_solve 5.5 calls an LP that is unbounded in a column
+			// without an upper bound "optimal" at its infinity: no answer.
+			x, ret = nil, C.UNBOUNDED
+		}
+	}
+	if b := float64(job.bound); math.Abs(b) < 1e29 && ret != C.INFEASIBLE && ret != C.UNBOUNDED {
+		r.Bound = b
+	}
+	if x != nil {
 		optimal := ret == C.OPTIMAL && !stopped
 		cgoFinish(m, r, x, optimal)
 		if optimal && r.X != nil {

@@ -11,8 +11,9 @@ import (
 const portfolioCBCMinTime = 250 * time.Millisecond
 
 // clpEngine is the "clp" backend: the LP relaxation (CLP) gives the bound,
-// and structured rounding and repair of the LP answer gives a feasible
-// integer answer (no local improvement: that is the portfolio). The LP is
+// and the better of the LP's own answer (when it is feasible: a pure LP, or
+// an integral vertex) and the structured rounding and repair of it is the
+// answer (no local improvement: that is the portfolio). The LP is
 // the one the portfolio solves: that of the reduced model (options that
 // can never fit fixed at zero), with the options substituted out — a valid
 // bound of m, and on the rack instances up to 6% tighter than the LP of m as
@@ -35,8 +36,8 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	if lp.Optimal {
 		res.Bound = lp.Objective
 	}
-	// The LP's own answer, where it is feasible (a pure LP, or a vertex
-	// that happens to be integral), beats any rounding of it.
+	// The LP's own answer where it is feasible, and the rounding; the
+	// better one is kept.
 	b := h.newIncumbent(nil)
 	if lp.X != nil && len(lp.X) == len(m.Vars) {
 		x := append([]float64(nil), lp.X...)

@@ -493,7 +493,9 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 // pick sets r's answer to the best feasible candidate, judged by objective
 // value with earlier candidates winning ties, verifying (Snap and
 // CheckFeasible) only as many as it must. It returns the index of the
-// candidate taken, or −1 when none is feasible. Empty candidates are skipped.
+// candidate taken, or −1 when none is feasible. Candidates of the wrong
+// length are skipped (an empty one is the answer of a model without
+// columns).
 func (r *Result) pick(m *Model, cands [][]float64) int {
 	order := make([]int, 0, len(cands))
 	obj := make([]float64, len(cands))

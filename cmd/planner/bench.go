@@ -198,7 +198,6 @@ func readBestKnown(path string, cfg *experiments.SolverBenchConfig) error {
 	return nil
 }
 
-// defaultBenchSolvers is every backend of this build, the default first.
 // defaultBenchSolvers is every backend of the build, the default first
 // (a build without cgo has greedy alone).
 func defaultBenchSolvers() []string {
@@ -215,8 +214,9 @@ func defaultBenchSolvers() []string {
 
 // oversizedFlag names the flag to lower when the instances are too large
 // (err from ValidateInstances): the limits are on products of flags — jobs
-// × starts × racks (× slices) for the model, racks × rack-nodes × slices
-// for the cluster — so it is the factor furthest above its default.
+// × starts × racks for the model's columns, × slices for its entries,
+// racks × rack-nodes × slices for the cluster — so it is the factor of the
+// product that failed furthest above its default.
 func oversizedFlag(cfg experiments.SolverBenchConfig, err error) string {
 	type factor struct {
 		flag        string
@@ -225,7 +225,10 @@ func oversizedFlag(cfg experiments.SolverBenchConfig, err error) string {
 	d := instances.DefaultParams()
 	factors := []factor{{"jobs", slices.Max(cfg.Jobs), d.Jobs}, {"starts", cfg.Starts, d.Starts},
 		{"racks", cfg.Racks, d.Racks}, {"slices", cfg.Slices, d.Slices}}
-	if errors.Is(err, instances.ErrClusterTooLarge) {
+	switch {
+	case errors.Is(err, instances.ErrTooManyColumns):
+		factors = factors[:3]
+	case errors.Is(err, instances.ErrClusterTooLarge):
 		factors = []factor{{"racks", cfg.Racks, d.Racks}, {"rack-nodes", cfg.RackNodes, d.RackNodes},
 			{"slices", cfg.Slices, d.Slices}}
 	}

@@ -42,6 +42,7 @@ func TestValueErrorsInWords(t *testing.T) {
 		{"model too large", []string{"bench", "solver", "--jobs", "99999999"}, `--jobs: instances: 99999999 jobs × 7 starts × 8 racks is too large a model`},
 		{"cluster too large", []string{"bench", "solver", "--rack-nodes", "99999999"}, `--rack-nodes: instances: 8 racks × 99999999 nodes × 60 slices is too large a cluster`},
 		{"model too large by its slices", []string{"bench", "solver", "--jobs", "1", "--slices", "9999999"}, `--slices: instances: 1 jobs × 7 starts × 8 racks × 9999999 slices is too large a model`},
+		{"too many columns, slices not among their factors", []string{"bench", "solver", "--jobs", "600000", "--slices", "200000"}, `--jobs: instances: 600000 jobs × 7 starts × 8 racks is too large a model`},
 		{"model too large by its racks", []string{"bench", "solver", "--racks", "100000"}, `--racks: instances: 300 jobs × 7 starts × 100000 racks is too large a model`},
 		{"cluster too large by its racks", []string{"bench", "solver", "--jobs", "1", "--starts", "1", "--racks", "40000", "--rack-nodes", "1000", "--slices", "60"}, `--racks: instances: 40000 racks × 1000 nodes × 60 slices is too large a cluster`},
 		{"empty best-known file", []string{"bench", "solver", "--best-known", empty}, "--best-known: " + empty + ": empty file (want the JSON of best-known objectives: a bench solver --format json output)"},

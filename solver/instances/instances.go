@@ -61,7 +61,7 @@ func (p Params) Validate() error {
 		return fmt.Errorf("instances: BusyFraction must be in [0, 1], got %v", p.BusyFraction)
 	// The size limits, as float64 products so that they cannot overflow.
 	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks+1) > maxColumns:
-		return fmt.Errorf("instances: %d jobs × %d starts × %d racks is %w", p.Jobs, p.Starts, p.Racks, ErrModelTooLarge)
+		return fmt.Errorf("instances: %d jobs × %d starts × %d racks is %w", p.Jobs, p.Starts, p.Racks, ErrTooManyColumns)
 	case float64(p.Jobs)*float64(p.Starts)*2*float64(p.Racks)*float64(p.Slices) > maxEntries:
 		return fmt.Errorf("instances: %d jobs × %d starts × %d racks × %d slices is %w", p.Jobs, p.Starts, p.Racks, p.Slices, ErrModelTooLarge)
 	case float64(p.Racks)*float64(p.RackNodes)*float64(p.Slices) > maxNodeSlices:
@@ -70,9 +70,12 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// The size errors of Validate.
+// The size errors of Validate. ErrTooManyColumns is the ErrModelTooLarge
+// of the column limit, whose product (jobs × starts × racks) has no slices
+// in it.
 var (
 	ErrModelTooLarge   = errors.New("too large a model")
+	ErrTooManyColumns  = fmt.Errorf("%w", ErrModelTooLarge)
 	ErrClusterTooLarge = errors.New("too large a cluster")
 )
 
