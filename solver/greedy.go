@@ -387,11 +387,7 @@ func (h *heuristic) solve(ctx context.Context, s *Settings, guide []float64, inc
 	// the guided orders are new.
 	h.construction(ctx, guide, guide == nil || extra == nil, b)
 	traceMark("child", "constructed")
-	if s.Start != nil && len(s.Start) == h.n {
-		st := append([]float64(nil), s.Start...)
-		m.Snap(st)
-		b.offer(st, true)
-	}
+	b.offerSnapped(s.Start)
 	if b.x == nil {
 		res.TimeLimited = ctx.Err() != nil
 		return res

@@ -128,6 +128,17 @@ func (b *incumbent) offer(x []float64, check bool) {
 	}
 }
 
+// offerSnapped offers a copy of x snapped to m's integrality, checked,
+// when it has one value per column (a warm start, an LP answer).
+func (b *incumbent) offerSnapped(x []float64) {
+	if x == nil || len(x) != b.h.n {
+		return
+	}
+	x = append([]float64(nil), x...)
+	b.h.m.Snap(x)
+	b.offer(x, true)
+}
+
 // offerState offers a construction's state (feasible by construction).
 func (b *incumbent) offerState(s *packState) {
 	if b.x == nil || s.obj > b.obj {

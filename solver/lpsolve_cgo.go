@@ -263,6 +263,10 @@ func lpsolveVersion() string {
 	return fmt.Sprintf("%d.%d.%d.%d", a, b, c, d)
 }
 
+// lpsolveInfinity is lp_solve's default infinity (get_infinite): a column
+// value that large is no number of an answer.
+const lpsolveInfinity = 1e30
+
 // lpsolveEngine solves m with lp_solve 5.5's branch and bound (no presolve,
 // default scaling and branching, log level NEUTRAL: it prints nothing).
 //
@@ -284,14 +288,11 @@ func lpsolveVersion() string {
 //
 // Return codes: 0 OPTIMAL → Optimal; 1 SUBOPTIMAL → Feasible (TimeLimited);
 // 2 INFEASIBLE → Infeasible unless our callback stopped the solve;
-// 3 UNBOUNDED, or an answer with a column at lp_solve's infinity → NoSolution; 6 USERABORT and 7 TIMEOUT → Feasible with the
-// best improved solution, else NoSolution, TimeLimited; 4 DEGENERATE,
-// 5 NUMFAILURE → the improved solution if any, else an error; −2 NOMEMORY →
-// an error. Every answer is snapped and checked; one that fails is dropped.
-// lpsolveInfinity is lp_solve's default infinity (get_infinite): a column
-// value that large is no number of an answer.
-const lpsolveInfinity = 1e30
-
+// 3 UNBOUNDED, or an answer with a column at lpsolveInfinity → NoSolution;
+// 6 USERABORT and 7 TIMEOUT → Feasible with the best improved solution,
+// else NoSolution, TimeLimited; 4 DEGENERATE, 5 NUMFAILURE → the improved
+// solution if any, else an error; −2 NOMEMORY → an error. Every answer is
+// snapped and checked; one that fails is dropped.
 func lpsolveEngine(ctx context.Context, m *Model, s *Settings, inc func(x []float64)) (*Result, error) {
 	if s == nil {
 		s = DefaultSettings()

@@ -39,11 +39,7 @@ func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) 
 	// The LP's own answer where it is feasible, and the rounding; the
 	// better one is kept.
 	b := h.newIncumbent(nil)
-	if lp.X != nil && len(lp.X) == len(m.Vars) {
-		x := append([]float64(nil), lp.X...)
-		m.Snap(x)
-		b.offer(x, true)
-	}
+	b.offerSnapped(lp.X)
 	b.offer(h.roundAndRepair(lp.X), true)
 	if b.x != nil {
 		res.X, res.Status = b.x, Feasible

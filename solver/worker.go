@@ -500,7 +500,7 @@ func (r *Result) pick(m *Model, cands [][]float64) int {
 	order := make([]int, 0, len(cands))
 	obj := make([]float64, len(cands))
 	for i, x := range cands {
-		if len(x) == len(m.Vars) && (len(x) > 0 || len(m.Vars) == 0) && x != nil {
+		if x != nil && len(x) == len(m.Vars) {
 			obj[i] = m.ObjectiveValue(x)
 			order = append(order, i)
 		}
