@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/plannertest"
+	"github.com/plannerhq/planner/planner/prio"
 	"github.com/plannerhq/planner/workloads"
 )
 
@@ -17,7 +19,7 @@ func BenchmarkSimulatePrioGoogle(b *testing.B) {
 		b.Fatal(err)
 	}
 	in := Input{Name: "google", Cluster: w.Header.Cluster, Jobs: w.Jobs, Window: w.Header.WindowS}
-	benchSim(b, in, func() planner.Scheduler { return planner.NewPrio(planner.PrioOptions{}) })
+	benchSim(b, in, func() planner.Scheduler { return prio.New(prio.Options{}) })
 }
 
 // BenchmarkSimulateRandomPreempt: a random valid policy that also preempts,
@@ -32,7 +34,7 @@ func BenchmarkSimulateRandomPreempt(b *testing.B) {
 func BenchmarkSimulateIdle(b *testing.B) {
 	in := randomInput(1, 1500, 5*3600)
 	benchSim(b, in, func() planner.Scheduler {
-		return &FuncScheduler{SchedName: "idle", F: func(*planner.State) (*planner.Decision, error) { return &planner.Decision{}, nil }}
+		return &plannertest.Func{SchedName: "idle", F: func(*planner.State) (*planner.Decision, error) { return &planner.Decision{}, nil }}
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/prio"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -76,11 +77,11 @@ func randomInput(seed uint64, n int, window float64) Input {
 }
 
 // testRegistry is the registry the tests run: prio with and without preemption.
-func testRegistry() Registry {
-	return Registry{
-		"prio": func(SchedulerOptions) (planner.Scheduler, error) { return planner.NewPrio(planner.PrioOptions{}), nil },
-		"prio-preempt": func(SchedulerOptions) (planner.Scheduler, error) {
-			return planner.NewPrio(planner.PrioOptions{PreemptBE: true}), nil
-		},
+func testRegistry() planner.Registry {
+	return planner.Registry{
+		{Name: "prio", New: func(planner.Options) (planner.Scheduler, error) { return prio.New(prio.Options{}), nil }},
+		{Name: "prio-preempt", New: func(planner.Options) (planner.Scheduler, error) {
+			return prio.New(prio.Options{PreemptBE: true}), nil
+		}},
 	}
 }

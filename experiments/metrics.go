@@ -45,8 +45,10 @@ type Metrics struct {
 	// Wall-clock values: reported only outside deterministic mode.
 	CycleMsP50, CycleMsP99, SolverMsP99 float64
 	// SolverTimeLimited: cycles whose solve hit its limit; Fallbacks: cycles
-	// decided by the fallback heuristic (from CycleStats).
-	SolverTimeLimited, Fallbacks int
+	// decided by the fallback heuristic; StageFailures: cycles in which a
+	// stage of the scheduler failed (an error, or a recovered panic), a
+	// cause of fallbacks (from CycleStats).
+	SolverTimeLimited, Fallbacks, StageFailures int
 	// Cycles that called the scheduler; Preemptions in total.
 	Cycles, Preemptions int
 	// Job counts.
@@ -105,6 +107,7 @@ func (m *Metrics) refs() []metricRef {
 		{name: "solver_ms_p99", f: &m.SolverMsP99, timing: true},
 		{name: "solver_time_limited", i: &m.SolverTimeLimited},
 		{name: "fallbacks", i: &m.Fallbacks},
+		{name: "stage_failures", i: &m.StageFailures},
 		{name: "cycles", i: &m.Cycles},
 		{name: "preemptions", i: &m.Preemptions},
 		{name: "slo_jobs", i: &m.SLOJobs},
@@ -245,6 +248,9 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 		}
 		if c.Stats.Fallback {
 			m.Fallbacks++
+		}
+		if c.Stats.FailedStage != "" {
+			m.StageFailures++
 		}
 	}
 	m.CycleMsP50, m.CycleMsP99 = quantile(0.5, cyc), quantile(0.99, cyc)

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/plannerhq/planner/distributions"
-	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/workloads"
 )
 
@@ -16,7 +16,7 @@ import (
 // so a job never learns from itself or from jobs that had not finished.
 // Jobs predicted with no history at all are counted in the profile's Skipped.
 func EvaluatePredictor(w *workloads.Workload) (distributions.ErrorProfile, error) {
-	pred, err := planner.NewSigmaPredictor()
+	pred, err := estimate.NewSigma()
 	if err != nil {
 		return distributions.ErrorProfile{}, err
 	}

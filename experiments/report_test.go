@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/plannertest"
 )
 
 func runReport(t *testing.T, in Input, parallel int, names ...string) *Report {
@@ -279,11 +280,11 @@ func TestRunErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `unknown scheduler "nope"`) {
 		t.Errorf("error %v", err)
 	}
-	bad := Registry{"bad": func(SchedulerOptions) (planner.Scheduler, error) {
-		return &FuncScheduler{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
+	bad := planner.Registry{{Name: "bad", New: func(planner.Options) (planner.Scheduler, error) {
+		return &plannertest.Func{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
 			return &planner.Decision{Start: []planner.Placement{{JobID: 12345, Alloc: []int{1, 0, 0, 0}}}}, nil
 		}}, nil
-	}}
+	}}}
 	_, err = Run(context.Background(), in, bad, RunConfig{Schedulers: []string{"bad"}, Sim: SimConfig{Interval: 60}})
 	if err == nil || !strings.Contains(err.Error(), "scheduler bad") {
 		t.Errorf("error %v", err)

@@ -2,76 +2,20 @@ package experiments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/plannerhq/planner/planner"
-	"github.com/plannerhq/planner/workloads"
 )
-
-// SchedulerOptions are what a Factory may use to build a scheduler for one
-// run. Each run gets its own scheduler instance.
-type SchedulerOptions struct {
-	Cluster workloads.Cluster
-	// Interval is the time between cycles; Horizon the plan-ahead horizon
-	// (zero: the scheduler's default).
-	Interval, Horizon time.Duration
-	// Solver is the MILP backend name ("" = the solver package's default);
-	// SolverTimeout the wall-clock limit of one solve.
-	Solver        string
-	SolverTimeout time.Duration
-	// Deterministic asks for solves bounded by work limits, not the clock,
-	// so the same input gives the same decisions.
-	Deterministic bool
-	// Seed for any randomness of the scheduler (math/rand/v2).
-	Seed uint64
-}
-
-// Factory builds one scheduler instance.
-type Factory func(SchedulerOptions) (planner.Scheduler, error)
-
-// Registry maps scheduler names to factories. It is built in cmd/, not
-// filled by init functions.
-type Registry map[string]Factory
-
-// Names are the registered names, sorted.
-func (r Registry) Names() []string {
-	names := make([]string, 0, len(r))
-	for n := range r {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// ErrUnknownScheduler is wrapped when a scheduler name is not registered.
-var ErrUnknownScheduler = errors.New("unknown scheduler")
-
-// Check reports the first name that is not registered.
-func (r Registry) Check(names []string) error {
-	if len(names) == 0 {
-		return fmt.Errorf("no scheduler given (registered: %s)", strings.Join(r.Names(), ", "))
-	}
-	for _, n := range names {
-		if _, ok := r[n]; !ok {
-			return fmt.Errorf("%w %q (registered: %s)", ErrUnknownScheduler, n, strings.Join(r.Names(), ", "))
-		}
-	}
-	return nil
-}
 
 // RunConfig is one comparison: every listed scheduler on one input.
 type RunConfig struct {
 	Schedulers []string
-	Options    SchedulerOptions // Cluster is taken from the input
-	Sim        SimConfig        // Progress is set by the runner
+	Options    planner.Options // Cluster is taken from the input
+	Sim        SimConfig       // Progress is set by the runner
 	// Seed of the workload, reported with every run.
 	Seed uint64
 	// Params are reported with every run.
@@ -101,7 +45,7 @@ type Params struct {
 	SolverTimeoutS float64   `json:"solver_timeout_s"`
 	Deterministic  bool      `json:"deterministic"`
 	// WorkLimit is the work budget (moves) of a deterministic solve of the
-	// planning schedulers (planner.Config.WorkLimit); 0 outside
+	// planning schedulers (threesigma.Config.WorkLimit); 0 outside
 	// deterministic mode.
 	WorkLimit int64 `json:"work_limit,omitempty"`
 	// SamplesPerFeature limits 3σPredict to that many runtimes per feature
@@ -147,7 +91,7 @@ type RunResult struct {
 // are in the order of cfg.Schedulers. The first error (an invalid decision,
 // a scheduler error) cancels the other runs and is returned, naming the
 // scheduler.
-func Run(ctx context.Context, in Input, reg Registry, cfg RunConfig) ([]RunResult, error) {
+func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]RunResult, error) {
 	if err := reg.Check(cfg.Schedulers); err != nil {
 		return nil, err
 	}
@@ -195,10 +139,10 @@ func Run(ctx context.Context, in Input, reg Registry, cfg RunConfig) ([]RunResul
 	return results, nil
 }
 
-func runOne(ctx context.Context, in Input, reg Registry, cfg RunConfig, name string, mu *sync.Mutex) (*RunResult, error) {
+func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string, mu *sync.Mutex) (*RunResult, error) {
 	opts := cfg.Options
 	opts.Cluster = in.Cluster
-	s, err := reg[name](opts)
+	s, err := reg.New(name, opts)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler %s: %w", name, err)
 	}

@@ -45,11 +45,6 @@ type SimConfig struct {
 	Progress func(frac, now float64)
 }
 
-// ErrInvalidDecision is wrapped by every error about a Decision the
-// simulator refuses (a placement that does not fit, an SLO preemption, …).
-// The simulator never repairs a decision.
-var ErrInvalidDecision = errors.New("invalid decision")
-
 // ErrInvalidInput is wrapped by every error about an Input or SimConfig.
 var ErrInvalidInput = errors.New("invalid simulation input")
 
@@ -156,11 +151,10 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	in.Cluster.PartitionNodes = slices.Clone(c.PartitionNodes)
 	s := &Sim{in: in, cfg: cfg, sched: sched, byID: make(map[int]*simJob, len(in.Jobs)),
 		free: slices.Clone(c.PartitionNodes)}
-	total := c.TotalNodes()
 	lastSubmit, lastDeadline := 0.0, 0.0
 	for i := range in.Jobs {
 		j := in.Jobs[i]
-		if err := validateJob(&j, c, total); err != nil {
+		if err := validateJob(&j, c); err != nil {
 			return nil, fmt.Errorf("%w: job %d: %v", ErrInvalidInput, j.ID, err)
 		}
 		if _, dup := s.byID[j.ID]; dup {
@@ -201,27 +195,13 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	return s, nil
 }
 
-func validateJob(j *workloads.Job, c workloads.Cluster, total int) error {
-	switch {
-	case j.Class != workloads.SLO && j.Class != workloads.BestEffort:
-		return fmt.Errorf("unknown class %d", int(j.Class))
-	case j.Nodes < 1:
-		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
-	case j.Nodes > total:
-		return fmt.Errorf("needs %d nodes, the cluster has %d", j.Nodes, total)
-	case !(j.Submit >= 0) || math.IsInf(j.Submit, 0):
+// validateJob checks a job with the job model's rules (workloads.Job.Check)
+// and its submit time, which must lie in the run, not in its history.
+func validateJob(j *workloads.Job, c workloads.Cluster) error {
+	if !(j.Submit >= 0) || math.IsInf(j.Submit, 0) {
 		return fmt.Errorf("submit must be ≥ 0, got %g", j.Submit)
-	case !(j.Runtime > 0) || math.IsInf(j.Runtime, 0):
-		return fmt.Errorf("runtime must be positive, got %g", j.Runtime)
-	case j.Class == workloads.SLO && (!(j.Deadline >= j.Submit) || math.IsInf(j.Deadline, 0)):
-		return fmt.Errorf("deadline %g is before submit %g", j.Deadline, j.Submit)
 	}
-	for _, p := range j.Preferred {
-		if p < 0 || p >= len(c.PartitionNodes) {
-			return fmt.Errorf("preferred partition %d does not exist (cluster has %d)", p, len(c.PartitionNodes))
-		}
-	}
-	return nil
+	return j.Check(c)
 }
 
 // Limit is the simulated time at which the run stops at the latest.
@@ -318,7 +298,12 @@ func (s *Sim) complete(t float64) {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
 		s.removeRunning(sj)
-		s.sched.Observe(&sj.job, sj.end-r.Start, sj.end)
+		c := planner.Completion{Job: &sj.job, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
+			Slowed: r.Slowed, Slowdown: 1}
+		if r.Slowed {
+			c.Slowdown = s.in.Cluster.Slowdown
+		}
+		s.sched.Observe(c)
 	}
 }
 
@@ -382,29 +367,27 @@ func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.
 	if d == nil {
 		d = &planner.Decision{}
 	}
-	if err := s.enact(now, d); err != nil {
+	// The simulator never repairs a decision: one that breaks the cluster
+	// contract ends the run with the error. It is checked against the
+	// simulator's own books, not the copy the scheduler was handed.
+	if err := d.Validate(s.State(now)); err != nil {
 		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 	}
+	s.enact(now, d)
 	if err := s.checkCapacity(); err != nil {
 		return st, d, err
 	}
+	s.sched.Applied(planner.AllApplied(now, d))
 	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
 		Started: len(d.Start), Preempt: len(d.Preempt)})
 	return st, d, nil
 }
 
-// enact checks and applies a decision: preemptions, then starts.
-func (s *Sim) enact(now float64, d *planner.Decision) error {
+// enact applies a valid decision (Decision.Validate): preemptions, then
+// starts.
+func (s *Sim) enact(now float64, d *planner.Decision) {
 	for _, id := range d.Preempt {
 		sj := s.byID[id]
-		switch {
-		case sj == nil:
-			return fmt.Errorf("%w: preempt of unknown job %d", ErrInvalidDecision, id)
-		case sj.running == nil:
-			return fmt.Errorf("%w: preempt of job %d, which is not running", ErrInvalidDecision, id)
-		case sj.job.Class == workloads.SLO:
-			return fmt.Errorf("%w: preempt of SLO job %d (only best-effort jobs may be preempted)", ErrInvalidDecision, id)
-		}
 		r := sj.running
 		for p, k := range r.Alloc {
 			s.free[p] += k
@@ -418,40 +401,9 @@ func (s *Sim) enact(now float64, d *planner.Decision) error {
 		sj.rec.Slowed = false
 		s.enqueue(sj)
 	}
-	parts := len(s.free)
 	for _, pl := range d.Start {
-		sj := s.byID[pl.JobID]
-		switch {
-		case sj == nil:
-			return fmt.Errorf("%w: start of unknown job %d", ErrInvalidDecision, pl.JobID)
-		case sj.running != nil:
-			return fmt.Errorf("%w: start of job %d, which is already running", ErrInvalidDecision, pl.JobID)
-		case !s.isPending(sj):
-			return fmt.Errorf("%w: start of job %d, which is not pending", ErrInvalidDecision, pl.JobID)
-		case len(pl.Alloc) != parts:
-			return fmt.Errorf("%w: job %d: alloc has %d partitions, the cluster %d", ErrInvalidDecision, pl.JobID, len(pl.Alloc), parts)
-		}
-		n := 0
-		for p, k := range pl.Alloc {
-			if k < 0 {
-				return fmt.Errorf("%w: job %d: %d nodes in partition %d", ErrInvalidDecision, pl.JobID, k, p)
-			}
-			if k > s.free[p] {
-				return fmt.Errorf("%w: job %d: %d nodes in partition %d, only %d free", ErrInvalidDecision, pl.JobID, k, p, s.free[p])
-			}
-			n += k
-		}
-		if n != sj.job.Nodes {
-			return fmt.Errorf("%w: job %d: alloc has %d nodes, the job needs %d", ErrInvalidDecision, pl.JobID, n, sj.job.Nodes)
-		}
-		s.start(now, sj, pl.Alloc)
+		s.start(now, s.byID[pl.JobID], pl.Alloc)
 	}
-	return nil
-}
-
-func (s *Sim) isPending(sj *simJob) bool {
-	i, ok := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
-	return ok && s.pending[i] == sj
 }
 
 // start runs sj on alloc from now: runtime = Runtime, × Slowdown when any

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/plannertest"
+	"github.com/plannerhq/planner/planner/prio"
 	"github.com/plannerhq/planner/workloads"
 )
 
@@ -78,7 +80,7 @@ func TestSimulatePrio(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := Input{Cluster: tc.cluster, Jobs: tc.jobs, Window: 100}
-			sim, err := NewSim(in, SimConfig{Interval: tc.interval, Drain: 1e4}, planner.NewPrio(planner.PrioOptions{}))
+			sim, err := NewSim(in, SimConfig{Interval: tc.interval, Drain: 1e4}, prio.New(prio.Options{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,15 +150,13 @@ func preemptSLO(st *planner.State) (*planner.Decision, error) {
 func TestPreemptionLosesProgress(t *testing.T) {
 	in := Input{Cluster: cluster(4), Window: 100,
 		Jobs: jobsOf(newJob(0, 0, 4, 1000), newJob(1, 100, 4, 100).slo(400))}
-	sched := &FuncScheduler{SchedName: "preempter", F: preemptSLO}
-	h, err := NewHarness(in, SimConfig{Interval: 60, Drain: 5000}, sched)
+	sched := &plannertest.Func{SchedName: "preempter", F: preemptSLO}
+	sim, err := NewSim(in, SimConfig{Interval: 60, Drain: 5000}, sched)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := h.Finish(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	states := stepAll(t, sim, nil)
+	res := sim.Result()
 	// t=0 job 0 starts; t=60 nothing pending (skipped); t=120 job 1 arrived:
 	// job 0 preempted, job 1 runs 120–220; t=240 job 0 restarts from zero.
 	checkJob(t, res, wantJob{id: 0, start: 240, end: 1240, parts: []int{0}})
@@ -175,26 +175,34 @@ func TestPreemptionLosesProgress(t *testing.T) {
 		t.Errorf("metrics %+v", m)
 	}
 	var nows []float64
-	for _, s := range h.Steps {
-		nows = append(nows, s.State.Now)
+	for _, st := range states {
+		nows = append(nows, st.Now)
 	}
 	if want := []float64{0, 120, 180, 240}; !slices.Equal(nows, want) {
 		t.Errorf("cycles at %v, want %v", nows, want)
 	}
 	// The re-queued job is pending with its preemption counted at t=180.
-	st := h.Steps[2].State
+	st := states[2]
 	if len(st.Pending) != 1 || st.Pending[0].Job.ID != 0 || st.Pending[0].Preemptions != 1 {
 		t.Errorf("pending at t=180: %+v", st.Pending)
 	}
-	if want := []Observation{{1, 100, 220}, {0, 1000, 1240}}; !slices.Equal(sched.Observed, want) {
-		t.Errorf("observed %v, want %v", sched.Observed, want)
+	var observed [][3]float64 // job, runtime, end
+	for _, c := range sched.Observed {
+		observed = append(observed, [3]float64{float64(c.Job.ID), c.Runtime, c.End})
+	}
+	if want := [][3]float64{{1, 100, 220}, {0, 1000, 1240}}; !slices.Equal(observed, want) {
+		t.Errorf("observed %v, want %v", observed, want)
+	}
+	// Every decision was carried out and reported back.
+	if len(sched.Results) != len(states) {
+		t.Errorf("%d apply results for %d cycles", len(sched.Results), len(states))
 	}
 }
 
 func TestDrainLimit(t *testing.T) {
 	in := Input{Cluster: cluster(4), Window: 100,
 		Jobs: jobsOf(newJob(0, 0, 2, 1000).slo(150), newJob(1, 0, 2, 120), newJob(2, 100, 4, 10))}
-	sim, err := NewSim(in, SimConfig{Interval: 60}, planner.NewPrio(planner.PrioOptions{}))
+	sim, err := NewSim(in, SimConfig{Interval: 60}, prio.New(prio.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +235,7 @@ func TestDrainLimit(t *testing.T) {
 func TestRunsUnderWayAtTheLimitEnd(t *testing.T) {
 	in := Input{Cluster: cluster(8), Window: 3600,
 		Jobs: jobsOf(newJob(0, 0, 4, 8000).slo(12000), newJob(1, 3000, 2, 1200))}
-	sim, err := NewSim(in, SimConfig{Interval: 60}, planner.NewPrio(planner.PrioOptions{}))
+	sim, err := NewSim(in, SimConfig{Interval: 60}, prio.New(prio.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,6 +261,9 @@ func TestRunsUnderWayAtTheLimitEnd(t *testing.T) {
 	}
 }
 
+// TestInvalidDecisions: the simulator refuses a decision that breaks the
+// cluster contract (planner.Decision.Validate) and ends the run with the
+// rule's sentinel, naming the scheduler and the job.
 func TestInvalidDecisions(t *testing.T) {
 	jobs := jobsOf(newJob(0, 0, 2, 100), newJob(1, 0, 1, 100).slo(1000), newJob(2, 500, 1, 10))
 	place := func(id int, alloc ...int) planner.Placement { return planner.Placement{JobID: id, Alloc: alloc} }
@@ -260,23 +271,26 @@ func TestInvalidDecisions(t *testing.T) {
 		name  string
 		first *planner.Decision // cycle at t=0
 		then  *planner.Decision // cycle after
+		rule  error
 		want  string
 	}{
-		{name: "more nodes than free", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(1, 1, 0)}}, want: "job 1: 1 nodes in partition 0, only 0 free"},
-		{name: "wrong gang size", first: &planner.Decision{Start: []planner.Placement{place(0, 1, 0)}}, want: "job 0: alloc has 1 nodes, the job needs 2"},
-		{name: "not yet submitted", first: &planner.Decision{Start: []planner.Placement{place(2, 1, 0)}}, want: "job 2, which is not pending"},
-		{name: "unknown job", first: &planner.Decision{Start: []planner.Placement{place(99, 1, 0)}}, want: "unknown job 99"},
-		{name: "started twice", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(0, 0, 2)}}, want: "job 0, which is already running"},
-		{name: "partition count", first: &planner.Decision{Start: []planner.Placement{place(0, 2)}}, want: "job 0: alloc has 1 partitions"},
-		{name: "negative count", first: &planner.Decision{Start: []planner.Placement{place(0, 2, -1)}}, want: "job 0: -1 nodes in partition 1"},
-		{name: "preempt not running", first: &planner.Decision{Preempt: []int{0}}, want: "job 0, which is not running"},
+		{name: "more nodes than free", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(1, 1, 0)}}, rule: planner.ErrCapacity, want: "job 1: capacity exceeded: 1 nodes in partition 0, only 0 free"},
+		{name: "wrong gang size", first: &planner.Decision{Start: []planner.Placement{place(0, 1, 0)}}, rule: planner.ErrGangSize, want: "job 0: wrong gang size: allocation has 1 nodes, the job needs 2"},
+		{name: "not yet submitted", first: &planner.Decision{Start: []planner.Placement{place(2, 1, 0)}}, rule: planner.ErrUnknownJob, want: "job 2: unknown job"},
+		{name: "unknown job", first: &planner.Decision{Start: []planner.Placement{place(99, 1, 0)}}, rule: planner.ErrUnknownJob, want: "job 99: unknown job"},
+		{name: "started twice", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0), place(0, 0, 2)}}, rule: planner.ErrDuplicateJob, want: "job 0: job named twice"},
+		{name: "start a running job", first: &planner.Decision{Start: []planner.Placement{place(0, 2, 0)}},
+			then: &planner.Decision{Start: []planner.Placement{place(0, 0, 2)}}, rule: planner.ErrNotPending, want: "job 0: job not pending"},
+		{name: "partition count", first: &planner.Decision{Start: []planner.Placement{place(0, 2)}}, rule: planner.ErrAllocation, want: "job 0: malformed allocation: allocation has 1 partitions"},
+		{name: "negative count", first: &planner.Decision{Start: []planner.Placement{place(0, 2, -1)}}, rule: planner.ErrAllocation, want: "job 0: malformed allocation: -1 nodes in partition 1"},
+		{name: "preempt not running", first: &planner.Decision{Preempt: []int{0}}, rule: planner.ErrNotRunning, want: "job 0: job not running"},
 		{name: "preempt SLO", first: &planner.Decision{Start: []planner.Placement{place(1, 1, 0)}},
-			then: &planner.Decision{Preempt: []int{1}}, want: "preempt of SLO job 1"},
+			then: &planner.Decision{Preempt: []int{1}}, rule: planner.ErrNotPreemptible, want: "job 1: job not preemptible"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			sched := &FuncScheduler{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
+			sched := &plannertest.Func{SchedName: "bad", F: func(*planner.State) (*planner.Decision, error) {
 				calls++
 				if calls == 1 {
 					return tc.first, nil
@@ -295,9 +309,9 @@ func TestInvalidDecisions(t *testing.T) {
 			if err == nil {
 				t.Fatal("invalid decision accepted")
 			}
-			if !errors.Is(err, ErrInvalidDecision) || !strings.Contains(err.Error(), "scheduler bad") ||
-				!strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q, want ErrInvalidDecision naming scheduler bad and %q", err, tc.want)
+			if !errors.Is(err, planner.ErrInvalidDecision) || !errors.Is(err, tc.rule) ||
+				!strings.Contains(err.Error(), "scheduler bad") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want ErrInvalidDecision and %v naming scheduler bad and %q", err, tc.rule, tc.want)
 			}
 		})
 	}
@@ -315,11 +329,11 @@ func TestInvalidInput(t *testing.T) {
 		{"negative drain", Input{Cluster: cluster(2), Jobs: ok}, SimConfig{Interval: 1, Drain: -1}, "drain"},
 		{"no partitions", Input{Cluster: workloads.Cluster{Slowdown: 1}, Jobs: ok}, SimConfig{Interval: 1}, "no partitions"},
 		{"slowdown below 1", Input{Cluster: workloads.Cluster{PartitionNodes: []int{2}, Slowdown: 0.5}, Jobs: ok}, SimConfig{Interval: 1}, "slowdown"},
-		{"job wider than the cluster", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 3, 10))}, SimConfig{Interval: 1}, "job 0: needs 3 nodes"},
-		{"zero runtime", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 0))}, SimConfig{Interval: 1}, "runtime must be positive"},
+		{"job wider than the cluster", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 3, 10))}, SimConfig{Interval: 1}, "job 0: nodes must be ≤ cluster size 2, got 3"},
+		{"zero runtime", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 0))}, SimConfig{Interval: 1}, "job 0: runtime_s must be in"},
 		{"duplicate id", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 1), newJob(0, 1, 1, 1))}, SimConfig{Interval: 1}, "appears twice"},
 		{"deadline before submit", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 5, 1, 1).slo(4))}, SimConfig{Interval: 1}, "deadline"},
-		{"unknown partition", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 1).slo(9).prefer(3))}, SimConfig{Interval: 1}, "partition 3"},
+		{"unknown partition", Input{Cluster: cluster(2), Jobs: jobsOf(newJob(0, 0, 1, 1).slo(9).prefer(3))}, SimConfig{Interval: 1}, "preferred partition 3 out of range"},
 		{"submit after window", Input{Cluster: cluster(2), Jobs: ok, Window: -1}, SimConfig{Interval: 1}, "window"},
 	}
 	for _, tc := range tests {
@@ -335,7 +349,7 @@ func TestInvalidInput(t *testing.T) {
 // randomScheduler makes random valid decisions: it preempts running BE jobs
 // at random, then starts a random subset of the pending jobs that fit.
 type randomScheduler struct {
-	FuncScheduler
+	plannertest.Func
 	rng *rand.Rand
 }
 
@@ -371,23 +385,15 @@ func TestCapacityNeverExceeded(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		in := randomInput(seed, 300, 4*3600)
 		for _, s := range []planner.Scheduler{
-			planner.NewPrio(planner.PrioOptions{}),
-			planner.NewPrio(planner.PrioOptions{PreemptBE: true}),
+			prio.New(prio.Options{}),
+			prio.New(prio.Options{PreemptBE: true}),
 			newRandomScheduler(seed),
 		} {
-			h, err := NewHarness(in, SimConfig{Interval: 60}, s)
+			sim, err := NewSim(in, SimConfig{Interval: 60}, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for {
-				step, err := h.Step(context.Background())
-				if err != nil {
-					t.Fatalf("seed %d %s: %v", seed, s.Name(), err)
-				}
-				if step == nil {
-					break
-				}
-				st := step.State
+			stepAll(t, sim, func(st *planner.State) {
 				used := make([]int, len(st.Free))
 				for _, r := range st.Running {
 					for k, n := range r.Alloc {
@@ -399,11 +405,70 @@ func TestCapacityNeverExceeded(t *testing.T) {
 						t.Fatalf("seed %d %s t=%g: partition %d free %d used %d of %d", seed, s.Name(), st.Now, k, st.Free[k], used[k], n)
 					}
 				}
-			}
-			res := h.Sim.Result()
+			})
+			res := sim.Result()
 			if res.BusyNodeSeconds > res.End*float64(res.Nodes)+1e-6 {
 				t.Errorf("seed %d %s: busy %g > capacity %g", seed, s.Name(), res.BusyNodeSeconds, res.End*float64(res.Nodes))
 			}
 		}
+	}
+}
+
+// stepAll steps sim to its end and returns a snapshot of the state each
+// cycle showed its scheduler, taken before the decision was carried out;
+// check, when set, sees each snapshot.
+func stepAll(t *testing.T, sim *Sim, check func(*planner.State)) []*planner.State {
+	t.Helper()
+	var states []*planner.State
+	for !sim.Done() {
+		st, _, err := sim.Step(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st == nil {
+			break
+		}
+		states = append(states, plannertest.Snapshot(st))
+		if check != nil {
+			check(states[len(states)-1])
+		}
+	}
+	return states
+}
+
+// TestCompletionRecords: the scheduler is told of each completion with the
+// run's start, end and measured runtime, and whether it ran slowed, so
+// that it can learn the runtime on preferred nodes.
+func TestCompletionRecords(t *testing.T) {
+	in := Input{Cluster: cluster(2, 2), Window: 100,
+		Jobs: jobsOf(newJob(0, 0, 3, 100).prefer(0), newJob(1, 0, 1, 50).prefer(1))}
+	sched := &plannertest.Func{SchedName: "greedy", F: func(st *planner.State) (*planner.Decision, error) {
+		return &planner.Decision{Start: planner.PlaceGreedy(st, st.Pending)}, nil
+	}}
+	sim, err := NewSim(in, SimConfig{Interval: 60}, sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Job 0 (3 nodes, prefers partition 0 of 2) runs slowed: 150 s; job 1
+	// takes the last node, on its preferred partition, and ends first.
+	want := []planner.Completion{
+		{Start: 0, End: 50, Runtime: 50, Slowdown: 1},
+		{Start: 0, End: 150, Runtime: 150, Slowed: true, Slowdown: 1.5},
+	}
+	if len(sched.Observed) != len(want) {
+		t.Fatalf("observed %+v", sched.Observed)
+	}
+	for i, w := range want {
+		got := sched.Observed[i]
+		w.Job = got.Job
+		if got != w || got.Job.ID != 1-i {
+			t.Errorf("completion %d: %+v, want %+v", i, got, w)
+		}
+	}
+	if got := sched.Observed[1].PreferredRuntime(); got != 100 {
+		t.Errorf("preferred runtime %v, want 100", got)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/plannerhq/planner/planner"
 )
 
 // Sweep plays every scheduler at every point of a parameter sweep: one
@@ -27,7 +29,7 @@ import (
 type Sweep struct {
 	Points     []SweepPoint
 	Schedulers []string
-	Registry   Registry
+	Registry   planner.Registry
 	// Dir stores the finished runs ("": nothing is stored or reused).
 	Dir string
 	// Parallel bounds the simulations running at once and the points being
@@ -55,7 +57,7 @@ type SweepPoint struct {
 	Load func() (Input, RunConfig, error)
 	// Registry builds the point's schedulers (nil: Sweep.Registry), for
 	// settings that change how a scheduler is built.
-	Registry Registry
+	Registry planner.Registry
 }
 
 // SweepStats counts a sweep's runs: Computed now, Reused from Dir.

@@ -17,10 +17,11 @@ import (
 )
 
 // countingRegistry is testRegistry whose factories count the runs built.
-func countingRegistry(n *atomic.Int64) Registry {
-	reg := Registry{}
-	for name, f := range testRegistry() {
-		reg[name] = func(o SchedulerOptions) (planner.Scheduler, error) {
+func countingRegistry(n *atomic.Int64) planner.Registry {
+	reg := testRegistry()
+	for i := range reg {
+		f := reg[i].New
+		reg[i].New = func(o planner.Options) (planner.Scheduler, error) {
 			n.Add(1)
 			return f(o)
 		}
@@ -29,7 +30,7 @@ func countingRegistry(n *atomic.Int64) Registry {
 }
 
 // testSweep sweeps the job count of randomInput over values and seeds.
-func testSweep(dir string, reg Registry, values []int, seeds []uint64, parallel int) *Sweep {
+func testSweep(dir string, reg planner.Registry, values []int, seeds []uint64, parallel int) *Sweep {
 	sw := &Sweep{Schedulers: []string{"prio", "prio-preempt"}, Registry: reg, Dir: dir, Parallel: parallel, Deterministic: true}
 	for _, v := range values {
 		for _, seed := range seeds {

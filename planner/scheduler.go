@@ -7,10 +7,17 @@ import (
 	"github.com/plannerhq/planner/workloads"
 )
 
-// Scheduler is one scheduling policy. The simulator and the service drive
-// it the same way: Train once with history, then every cycle Schedule with
-// the cluster's state at the time the driver passes in, and Observe each
-// completion. A Scheduler is used by one driver goroutine at a time.
+// Scheduler is one scheduling policy. Every driver (the simulator, the
+// service) uses it the same way:
+//
+//  1. Train once with the history of completed jobs;
+//  2. every cycle, Schedule with the cluster's state at the time the driver
+//     passes in; check the decision with Decision.Validate; carry it out
+//     (preemptions first, then starts) and tell the scheduler what was
+//     carried out with Applied;
+//  3. Observe each completion as it happens.
+//
+// A Scheduler is used by one driver goroutine at a time.
 type Scheduler interface {
 	// Name is the policy's registry name ("3sigma", "prio", …).
 	Name() string
@@ -19,9 +26,12 @@ type Scheduler interface {
 	Train(history []workloads.Job)
 	// Schedule runs one cycle at state.Now and returns what to do now.
 	Schedule(ctx context.Context, state *State) (*Decision, error)
-	// Observe is told that job finished after running for runtime seconds
-	// (its actual runtime, slowdown included), at time now.
-	Observe(job *workloads.Job, runtime, now float64)
+	// Applied is told what the driver carried out of the last decision.
+	// A scheduler that remembers its decisions between cycles must not
+	// assume that every start and preemption happened.
+	Applied(result *ApplyResult)
+	// Observe is told that a run of a job completed.
+	Observe(c Completion)
 }
 
 // State is the cluster as a driver sees it at the start of a cycle. Times
@@ -77,6 +87,60 @@ type CycleStats struct {
 	Solved      bool          // a MILP was solved this cycle
 	TimeLimited bool          // the solve hit its limit
 	Fallback    bool          // the fallback heuristic decided this cycle
-	Options     int           // placement options in the model
+	// Objective is the plan's objective (expected utility) when Solved.
+	Objective float64
+	// FailedStage names the stage of the cycle that failed (returned an
+	// error or panicked), leaving the decision to the fallback; "" when
+	// none did. Failure is its error; Panicked tells a recovered panic.
+	FailedStage string
+	Failure     string
+	Panicked    bool
+	Options     int // placement options in the model
 	Vars, Rows  int
+}
+
+// ApplyResult is what a driver carried out of a decision: the jobs it
+// preempted and started, and the starts and preemptions it could not
+// carry out, with why (a live cluster can refuse what a plan asked).
+type ApplyResult struct {
+	Now       float64
+	Preempted []int
+	Started   []Placement
+	Refused   []Refusal
+}
+
+// Refusal is a start or preemption a driver did not carry out.
+type Refusal struct {
+	JobID   int
+	Preempt bool // a preemption, else a start
+	Err     error
+}
+
+// AllApplied is the result of a driver that carried out all of d at now.
+func AllApplied(now float64, d *Decision) *ApplyResult {
+	return &ApplyResult{Now: now, Preempted: d.Preempt, Started: d.Start}
+}
+
+// Completion is the record of a run that ended because the job completed.
+type Completion struct {
+	Job *workloads.Job
+	// Start and End of the run (seconds on the driver's clock).
+	Start, End float64
+	// Runtime is the measured runtime of the run (seconds), End − Start.
+	Runtime float64
+	// Slowed is true when the run held a node outside the job's preferred
+	// partitions; Slowdown is the factor its runtime took for it (the
+	// cluster's slowdown when Slowed, else 1).
+	Slowed   bool
+	Slowdown float64
+}
+
+// PreferredRuntime is the run's runtime brought back to preferred nodes:
+// Runtime / Slowdown. It is what a predictor should learn: the estimates
+// are of runtimes on preferred nodes.
+func (c Completion) PreferredRuntime() float64 {
+	if c.Slowed && c.Slowdown > 0 {
+		return c.Runtime / c.Slowdown
+	}
+	return c.Runtime
 }

@@ -180,11 +180,11 @@ func (v *validator) check(j *Job, history bool) error {
 	if _, dup := v.ids[j.ID]; dup {
 		return invalidf("duplicate job id %d", j.ID)
 	}
-	if err := checkJob(j, v.nodes, v.parts); err != nil {
-		return invalidf("job %d: %v", j.ID, err)
-	}
 	if !Finite(j.Submit) || j.Submit < -MaxSeconds {
 		return invalidf("job %d: submit_s must be finite and ≥ %g, got %v", j.ID, float64(-MaxSeconds), j.Submit)
+	}
+	if err := checkJob(j, v.nodes, v.parts); err != nil {
+		return invalidf("job %d: %v", j.ID, err)
 	}
 	if history {
 		if j.Submit >= 0 {
@@ -203,14 +203,20 @@ func (v *validator) check(j *Job, history bool) error {
 		}
 		v.lastWindow = j.Submit
 	}
-	if j.Class == SLO && !(j.Deadline > j.Submit && j.Deadline-j.Submit <= maxDeadlineSpan) {
-		return invalidf("job %d: SLO deadline must be in (submit, submit + %g] with submit %v, got %v", j.ID, float64(maxDeadlineSpan), j.Submit, j.Deadline)
-	}
 	v.ids[j.ID] = struct{}{}
 	return nil
 }
 
-// checkJob checks the rules that do not depend on the job's neighbours.
+// Check reports the first rule of the job model that j breaks on cluster c
+// (the rules of a workload file's jobs that do not depend on other jobs or
+// on the window; see Validate), naming the field. It is the one job
+// validator: workload files and the simulator both use it.
+func (j *Job) Check(c Cluster) error {
+	return checkJob(j, c.TotalNodes(), len(c.PartitionNodes))
+}
+
+// checkJob checks the rules that do not depend on the job's neighbours;
+// submit must be finite.
 func checkJob(j *Job, nodes, parts int) error {
 	switch {
 	case j.Class != SLO && j.Class != BestEffort:
@@ -227,6 +233,8 @@ func checkJob(j *Job, nodes, parts int) error {
 		return fmt.Errorf("value must be in [0, %g], got %v", float64(MaxValue), j.Value)
 	case j.Class == BestEffort && j.Deadline != 0:
 		return fmt.Errorf("best-effort jobs have no deadline, got deadline_s %v", j.Deadline)
+	case j.Class == SLO && !(j.Deadline > j.Submit && j.Deadline-j.Submit <= maxDeadlineSpan):
+		return fmt.Errorf("SLO deadline must be in (submit, submit + %g] with submit %v, got %v", float64(maxDeadlineSpan), j.Submit, j.Deadline)
 	case j.Features.SubmitHour < 0 || j.Features.SubmitHour > 23:
 		return fmt.Errorf("submit_hour must be 0–23, got %d", j.Features.SubmitHour)
 	case j.Features.SubmitDay < 0 || j.Features.SubmitDay > 6:

@@ -3,11 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-
-	"github.com/plannerhq/planner/experiments"
-	"github.com/plannerhq/planner/planner"
 )
 
 // maxSyntheticPct bounds --synthetic-shift and --synthetic-cov: estimates
@@ -28,33 +24,4 @@ func (e *estimateFlags) validate() error {
 		return errors.New("--samples-per-feature: has no effect with --synthetic (the estimates do not come from history)")
 	}
 	return nil
-}
-
-// registry returns reg with the 3sigma variants built with the run's
-// estimate flags — the synthetic estimates or the sample-limited
-// predictor — and reg itself when neither is set. Other schedulers are
-// unchanged.
-func (f *simulateFlags) registry(reg experiments.Registry) experiments.Registry {
-	e := f.estimateFlags
-	if !e.synthetic && e.samplesPerFeature == 0 {
-		return reg
-	}
-	out := maps.Clone(reg)
-	for _, v := range planner.Variants() {
-		if _, ok := reg[v]; !ok {
-			continue
-		}
-		out[v] = func(o experiments.SchedulerOptions) (planner.Scheduler, error) {
-			if e.synthetic {
-				return planner.NewSyntheticVariant(sigmaConfig(o), v, planner.Synthetic{
-					Shift: e.syntheticShift / 100, ShiftSD: planner.SyntheticShiftSD, CoV: e.syntheticCoV / 100, Seed: o.Seed})
-			}
-			p, err := planner.NewSampleLimited(e.samplesPerFeature)
-			if err != nil {
-				return nil, err
-			}
-			return planner.NewVariant(sigmaConfig(o), v, p)
-		}
-	}
-	return out
 }

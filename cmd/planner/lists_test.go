@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/plannerhq/planner/planner/registry"
 )
 
 // TestDuplicates: a list naming a scheduler, a solver or an instance size
@@ -54,7 +56,7 @@ func TestDuplicates(t *testing.T) {
 func TestSweepValuesThatDiffer(t *testing.T) {
 	for _, vary := range []string{"slack=20.0000001,20.0000004", "slack=20/40.0000001,20/40.0000004", "load=1.0000001,1.0000004", "hours=0.5,0.5000001"} {
 		t.Run(vary, func(t *testing.T) {
-			reg := schedulerRegistry()
+			reg := registry.Default()
 			fs, base := newSimulateFlags("sweep", io.Discard, reg)
 			if err := parseFlags(fs, nil); err != nil {
 				t.Fatal(err)

@@ -14,11 +14,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/estimate"
+	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/planner/threesigma"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
-	"github.com/spf13/pflag"
 )
 
 // Defaults of `planner simulate`.
@@ -62,6 +66,8 @@ type simulateFlags struct {
 	deterministic bool
 	quiet         bool
 	estimateFlags
+	// reg is the registry the schedulers come from.
+	reg planner.Registry
 	// intervalGiven: --interval was given (on the command line, in
 	// --config, or as a sweep's value), so that an interval longer than a
 	// generator's window is blamed on it rather than on --hours.
@@ -105,7 +111,7 @@ type simulateConfig struct {
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
-	return runSimulateWith(args, stdout, stderr, schedulerRegistry())
+	return runSimulateWith(args, stdout, stderr, registry.Default())
 }
 
 // simulateUsage heads `planner simulate --help`.
@@ -139,12 +145,12 @@ deterministic solve makes 500 moves (about a 100 ms solve).
 // newSimulateFlags registers the flags of one simulation on a new flag set:
 // simulate's own and, with extra flags, sweep's. The flag set is bound to
 // the returned struct; its usage (--help) is printed to out.
-func newSimulateFlags(name string, out io.Writer, reg experiments.Registry) (*pflag.FlagSet, *simulateFlags) {
+func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.FlagSet, *simulateFlags) {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(out)
-	f := &simulateFlags{}
+	f := &simulateFlags{reg: reg}
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
-	fs.StringSliceVar(&f.schedulers, "schedulers", defaultSchedulers(reg), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
+	fs.StringSliceVar(&f.schedulers, "schedulers", reg.Defaults(), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
@@ -163,7 +169,7 @@ func newSimulateFlags(name string, out io.Writer, reg experiments.Registry) (*pf
 }
 
 // runSimulateWith is runSimulate with the registry given (for tests).
-func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) (err error) {
+func runSimulateWith(args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
 	fs, f := newSimulateFlags("simulate", stdout, reg)
 	defer func() { err = inConfig(fs, err) }()
 	fs.Usage = func() {
@@ -198,7 +204,7 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg experiments.Re
 	if !f.quiet {
 		cfg.Progress = stderr
 	}
-	runs, err := experiments.Run(context.Background(), in, f.registry(reg), cfg)
+	runs, err := experiments.Run(context.Background(), in, reg, cfg)
 	if err != nil {
 		return err
 	}
@@ -265,7 +271,16 @@ func (f *simulateFlags) syntheticParams() *experiments.SyntheticParams {
 	if !f.synthetic {
 		return nil
 	}
-	return &experiments.SyntheticParams{ShiftPct: f.syntheticShift, ShiftSDPct: 100 * planner.SyntheticShiftSD, CoVPct: f.syntheticCoV}
+	return &experiments.SyntheticParams{ShiftPct: f.syntheticShift, ShiftSDPct: 100 * estimate.SyntheticShiftSD, CoVPct: f.syntheticCoV}
+}
+
+// syntheticEstimates are the synthetic estimates of --synthetic as the
+// planner takes them (fractions); nil when off.
+func (f *simulateFlags) syntheticEstimates() *estimate.Synthetic {
+	if !f.synthetic {
+		return nil
+	}
+	return &estimate.Synthetic{Shift: f.syntheticShift / 100, ShiftSD: estimate.SyntheticShiftSD, CoV: f.syntheticCoV / 100}
 }
 
 // effectiveConfig is the "config" object of the report: every setting that
@@ -283,14 +298,14 @@ func (f *simulateFlags) effectiveConfig() simulateConfig {
 }
 
 // workLimit is the work limit of each solve in deterministic mode (0 when
-// timed; planner.DeterministicWorkLimit). Two runs whose solver_timeout
+// timed; threesigma.DeterministicWorkLimit). Two runs whose solver_timeout
 // reads the same — the default, 75% of the interval, and that value given —
 // solve differently there.
 func (f *simulateFlags) workLimit() int64 {
 	if !f.deterministic {
 		return 0
 	}
-	return planner.DeterministicWorkLimit(f.solverTimeout)
+	return threesigma.DeterministicWorkLimit(f.solverTimeout)
 }
 
 // prepare loads the workload and builds the run configuration of valid
@@ -322,8 +337,9 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	}
 	cfg := experiments.RunConfig{
 		Schedulers: f.schedulers,
-		Options: experiments.SchedulerOptions{Interval: f.interval, Horizon: f.horizon, Solver: f.solver,
-			SolverTimeout: optTimeout, Deterministic: f.deterministic, Seed: f.seed},
+		Options: planner.Options{Interval: f.interval, Horizon: f.horizon, Solver: f.solver,
+			SolverTimeout: optTimeout, Deterministic: f.deterministic, Seed: f.seed,
+			SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticEstimates()},
 		Sim:      experiments.SimConfig{Interval: f.interval.Seconds()},
 		Seed:     f.seed,
 		Params:   params,
@@ -332,7 +348,7 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	return in, cfg, nil
 }
 
-func (f *simulateFlags) validate(reg experiments.Registry) error {
+func (f *simulateFlags) validate(reg planner.Registry) error {
 	if err := reg.Check(f.schedulers); err != nil {
 		return fmt.Errorf("--schedulers: %w", err)
 	}

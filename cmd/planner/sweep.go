@@ -15,8 +15,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plannerhq/planner/experiments"
 	"github.com/spf13/pflag"
+
+	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/registry"
 )
 
 // study is a named sweep: the flag it varies with its default values, the
@@ -112,7 +115,7 @@ A value of a list flag (--slack) is one element; join elements with '/'
 
 // runSweep is `planner sweep`.
 func runSweep(args []string, stdout, stderr io.Writer) error {
-	return runSweepWith(args, stdout, stderr, schedulerRegistry())
+	return runSweepWith(args, stdout, stderr, registry.Default())
 }
 
 // sweepFlags are sweep's own flags.
@@ -121,7 +124,7 @@ type sweepFlags struct {
 }
 
 // runSweepWith is runSweep with the registry given (for tests).
-func runSweepWith(args []string, stdout, stderr io.Writer, reg experiments.Registry) (err error) {
+func runSweepWith(args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
 	fs, base := newSimulateFlags("sweep", stdout, reg)
 	defer func() { err = inConfig(fs, err) }()
 	var sf sweepFlags
@@ -168,13 +171,13 @@ type sweepPlan struct {
 	seeds    []uint64
 	base     *simulateFlags
 	points   []*simulateFlags // per (value, seed), value-major
-	reg      experiments.Registry
+	reg      planner.Registry
 	Command  string
 	Progress io.Writer
 }
 
 // planSweep checks the sweep's flags and builds the flags of every point.
-func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg experiments.Registry) (*sweepPlan, error) {
+func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planner.Registry) (*sweepPlan, error) {
 	p := &sweepPlan{base: base, reg: reg, study: sf.study}
 	// The flags given on the command line or in --config, before a study
 	// sets its own: only these must have an effect at some point.
@@ -330,7 +333,7 @@ func (p *sweepPlan) unusedReason(name string) string {
 // "1s"; a workload file's path cleaned), exactly, so that values that
 // differ only in how they are written can be told apart from different
 // ones.
-func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg experiments.Registry) (*simulateFlags, string, error) {
+func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg planner.Registry) (*simulateFlags, string, error) {
 	fs, pf := newSimulateFlags("point", io.Discard, reg)
 	*pf = *base // the flag set stays bound to pf's fields
 	pf.slack = slices.Clone(base.slack)
@@ -448,7 +451,7 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 				in, rc, err := pf.prepare()
 				return in, rc, err
 			},
-			Registry: pf.registry(p.reg)})
+			Registry: p.reg})
 	}
 	// The results directory is made before the runs, so that a bad --out
 	// fails at once rather than after them.

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/planner/threesigma"
 )
 
 // tinySweep is a quick sweep setting: 16 nodes, 20 minutes, two prio
@@ -24,10 +25,11 @@ func sweepArgs(extra ...string) []string {
 
 // countingSchedulers is the scheduler registry with every factory counting
 // the runs it builds.
-func countingSchedulers(n *atomic.Int64) experiments.Registry {
-	reg := schedulerRegistry()
-	for name, f := range reg {
-		reg[name] = func(o experiments.SchedulerOptions) (planner.Scheduler, error) {
+func countingSchedulers(n *atomic.Int64) planner.Registry {
+	reg := registry.Default()
+	for i := range reg {
+		f := reg[i].New
+		reg[i].New = func(o planner.Options) (planner.Scheduler, error) {
 			n.Add(1)
 			return f(o)
 		}
@@ -50,7 +52,7 @@ func runCounting(t *testing.T, built *atomic.Int64, args ...string) (counted boo
 	return false, err
 }
 
-func sweepCLI(t *testing.T, reg experiments.Registry, args ...string) (string, error) {
+func sweepCLI(t *testing.T, reg planner.Registry, args ...string) (string, error) {
 	t.Helper()
 	var out, errb strings.Builder
 	err := runSweepWith(args, &out, &errb, reg)
@@ -156,10 +158,10 @@ func TestSweepSolverTimeoutPoints(t *testing.T) {
 	if built.Load() != 2 || len(rep.Runs) != 2 {
 		t.Fatalf("%d runs built, %d reported; want 2", built.Load(), len(rep.Runs))
 	}
-	if got, want := rep.Runs[0].Params.WorkLimit, int64(planner.DefaultWorkLimit); got != want {
+	if got, want := rep.Runs[0].Params.WorkLimit, int64(threesigma.DefaultWorkLimit); got != want {
 		t.Errorf("default timeout: work limit %d, want %d", got, want)
 	}
-	if got, want := rep.Runs[1].Params.WorkLimit, planner.WorkLimitFor(45*time.Second); got != want {
+	if got, want := rep.Runs[1].Params.WorkLimit, threesigma.WorkLimitFor(45*time.Second); got != want {
 		t.Errorf("--solver-timeout 45s: work limit %d, want %d", got, want)
 	}
 	points, err := os.ReadDir(filepath.Join(dir, "points"))

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/plannerhq/planner/planner"
 )
 
 // Some flags act only with other settings: the generator flags only when
@@ -48,15 +50,15 @@ func schedulerFlagNames() []string {
 }
 
 // notReadReason says why no scheduler of schedulers reads the flag name,
-// or "" when one does or the flag is not in readFlags. A scheduler without
-// an entry in schedulerReads is taken to read every flag.
-func notReadReason(name string, schedulers []string) string {
+// or "" when one does or the flag is not in readFlags. A scheduler that is
+// not in reg is taken to read every flag.
+func notReadReason(name string, schedulers []string, reg planner.Registry) string {
 	for _, g := range readFlags {
 		if !slices.Contains(g.flags, name) {
 			continue
 		}
 		for _, s := range schedulers {
-			if r, ok := schedulerReads[s]; !ok || r&g.group != 0 {
+			if p, ok := reg.Lookup(s); !ok || p.Reads&g.group != 0 {
 				return ""
 			}
 		}
@@ -89,7 +91,7 @@ func (f *simulateFlags) unusedReason(name string) string {
 	if slices.Contains(syntheticFlags, name) && !f.synthetic {
 		return "has no effect without --synthetic"
 	}
-	if why := notReadReason(name, f.schedulers); why != "" {
+	if why := notReadReason(name, f.schedulers, f.reg); why != "" {
 		return why
 	}
 	return f.workloadFlags.unusedReason(name)

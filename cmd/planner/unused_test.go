@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/plannerhq/planner/planner/registry"
 )
 
 // tinyWorkloadFile writes a generated 16-node, half-hour workload file.
@@ -113,26 +115,12 @@ func TestFlagsWithoutEffect(t *testing.T) {
 	}
 }
 
-// TestSchedulerReads: every registered scheduler says which of the solver
-// and estimate flags it reads, and no other name does.
-func TestSchedulerReads(t *testing.T) {
-	names := schedulerRegistry().Names()
-	if len(schedulerReads) != len(names) {
-		t.Errorf("schedulerReads has %d schedulers, the registry %d", len(schedulerReads), len(names))
-	}
-	for _, n := range names {
-		if _, ok := schedulerReads[n]; !ok {
-			t.Errorf("schedulerReads has no entry for %s", n)
-		}
-	}
-}
-
 // TestStudiesUseTheirFlags: every study, with the schedulers it fixes,
 // varies a flag they read.
 func TestStudiesUseTheirFlags(t *testing.T) {
 	for _, st := range studies {
 		t.Run(st.name, func(t *testing.T) {
-			reg := schedulerRegistry()
+			reg := registry.Default()
 			fs, base := newSimulateFlags("sweep", io.Discard, reg)
 			if err := parseFlags(fs, nil); err != nil {
 				t.Fatal(err)

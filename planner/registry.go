@@ -1,0 +1,120 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plannerhq/planner/planner/estimate"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// Options are the settings of one run that a policy's constructor may
+// read. Every run builds its own scheduler instance from them.
+type Options struct {
+	Cluster workloads.Cluster
+	// Interval is the time between cycles; Horizon the plan-ahead horizon
+	// (zero: the policy's default).
+	Interval, Horizon time.Duration
+	// Solver is the MILP backend name ("" = the solver package's default);
+	// SolverTimeout the limit of one solve (zero: the policy's default).
+	Solver        string
+	SolverTimeout time.Duration
+	// Deterministic asks for solves bounded by work limits, not the clock,
+	// so the same input gives the same decisions.
+	Deterministic bool
+	// Seed for any randomness of the policy (math/rand/v2).
+	Seed uint64
+	// SamplesPerFeature, when > 0, restricts 3σPredict to that many
+	// runtimes per feature value (3Sigma §6.4, Fig. 10).
+	SamplesPerFeature int
+	// Synthetic, when set, replaces 3σPredict's estimates (3Sigma §6.3,
+	// Fig. 8); its Seed is the run's.
+	Synthetic *estimate.Synthetic
+}
+
+// Reads is the set of groups of Options a policy reads beyond the
+// cluster, the interval and the seed, which every policy may read. A
+// front end uses it to refuse a setting that no chosen policy would read.
+type Reads uint8
+
+const (
+	// ReadsSolver: the policy plans with a MILP, whose backend, time limit
+	// and horizon it takes from Solver, SolverTimeout and Horizon.
+	ReadsSolver Reads = 1 << iota
+	// ReadsEstimates: the policy plans with 3σPredict's estimates, which
+	// SamplesPerFeature restricts and Synthetic replaces.
+	ReadsEstimates
+)
+
+// Policy is one row of the registry: a policy's name, a one-line summary,
+// its constructor, the settings it reads and whether it is part of the
+// default comparison.
+type Policy struct {
+	Name    string
+	Summary string
+	New     func(Options) (Scheduler, error)
+	Reads   Reads
+	Default bool
+}
+
+// Registry is the table of policies a driver can run, in report order
+// (CONVENTIONS 5: one explicit table, read by cmd/ and the service).
+type Registry []Policy
+
+// ErrUnknownScheduler is wrapped when a name is not in the registry.
+var ErrUnknownScheduler = errors.New("unknown scheduler")
+
+// Lookup returns the row of name.
+func (r Registry) Lookup(name string) (Policy, bool) {
+	i := slices.IndexFunc(r, func(p Policy) bool { return p.Name == name })
+	if i < 0 {
+		return Policy{}, false
+	}
+	return r[i], true
+}
+
+// Names are the registered names, sorted.
+func (r Registry) Names() []string {
+	names := make([]string, len(r))
+	for i, p := range r {
+		names[i] = p.Name
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Defaults are the names of the default comparison, in table order.
+func (r Registry) Defaults() []string {
+	var names []string
+	for _, p := range r {
+		if p.Default {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// Check reports the first name that is not registered, or no name at all.
+func (r Registry) Check(names []string) error {
+	if len(names) == 0 {
+		return fmt.Errorf("no scheduler given (registered: %s)", strings.Join(r.Names(), ", "))
+	}
+	for _, n := range names {
+		if _, ok := r.Lookup(n); !ok {
+			return fmt.Errorf("%w %q (registered: %s)", ErrUnknownScheduler, n, strings.Join(r.Names(), ", "))
+		}
+	}
+	return nil
+}
+
+// New builds a fresh instance of the policy name from o.
+func (r Registry) New(name string, o Options) (Scheduler, error) {
+	p, ok := r.Lookup(name)
+	if !ok {
+		return nil, r.Check([]string{name})
+	}
+	return p.New(o)
+}

@@ -1,0 +1,68 @@
+// Package registry holds the one table of scheduling policies that cmd/
+// and the service run: a row per policy, each built by its own package
+// (CONVENTIONS 5 and 22). Adding a policy means adding its package and
+// its row here.
+package registry
+
+import (
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/backfill"
+	"github.com/plannerhq/planner/planner/prio"
+	"github.com/plannerhq/planner/planner/threesigma"
+)
+
+// Default is the table, in report order: the 3Sigma paper's comparison
+// (Table 1 and the §6.2 variants, then prio) is the default set; the other
+// baselines follow. Every call returns a fresh table.
+func Default() planner.Registry {
+	return planner.Registry{
+		sigma(threesigma.Name3Sigma, "3σSched: 3σPredict's runtime distributions, adaptive over-estimate handling"),
+		sigma(threesigma.NamePointPerfEst, "3σSched with the true runtime as a point estimate"),
+		sigma(threesigma.NamePointRealEst, "3σSched with 3σPredict's point estimate"),
+		sigma(threesigma.Name3SigmaNoDist, "3σSched with 3σPredict's point estimate, adaptive over-estimate handling"),
+		sigma(threesigma.Name3SigmaNoOE, "3σSched without over-estimate handling"),
+		sigma(threesigma.Name3SigmaNoAdapt, "3σSched with over-estimate handling for every SLO job"),
+		{
+			Name:    prio.Name,
+			Summary: "strict priority: SLO jobs by deadline before best-effort jobs, preempting best-effort jobs (3Sigma §6.1)",
+			New: func(planner.Options) (planner.Scheduler, error) {
+				return prio.New(prio.Options{PreemptBE: true}), nil
+			},
+			Default: true,
+		},
+		{
+			Name:    prio.NameNoPreempt,
+			Summary: "strict priority without preemption",
+			New: func(planner.Options) (planner.Scheduler, error) {
+				return prio.New(prio.Options{}), nil
+			},
+		},
+		{
+			Name:    backfill.Name,
+			Summary: "FCFS with EASY backfilling on the users' requested times",
+			New: func(planner.Options) (planner.Scheduler, error) {
+				return backfill.New(backfill.Options{}), nil
+			},
+		},
+		{
+			Name:    backfill.NamePred,
+			Summary: "FCFS with EASY backfilling on 3σPredict's point estimates (its own predictor, with its defaults)",
+			New: func(planner.Options) (planner.Scheduler, error) {
+				return backfill.NewPred(backfill.Options{}, nil)
+			},
+		},
+	}
+}
+
+// sigma is the row of a 3sigma variant, part of the default comparison.
+func sigma(variant, summary string) planner.Policy {
+	return planner.Policy{
+		Name:    variant,
+		Summary: summary,
+		New: func(o planner.Options) (planner.Scheduler, error) {
+			return threesigma.New(variant, o)
+		},
+		Reads:   threesigma.Reads(variant),
+		Default: true,
+	}
+}

@@ -1,0 +1,53 @@
+package registry
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/threesigma"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// TestTable: every row has a unique name, a summary and a constructor
+// that builds a scheduler of that name; the default set is the 3Sigma
+// paper's comparison, in its order.
+func TestTable(t *testing.T) {
+	reg := Default()
+	seen := map[string]bool{}
+	o := planner.Options{Cluster: workloads.Cluster{PartitionNodes: []int{4}, Slowdown: 1.5}, Deterministic: true}
+	for _, p := range reg {
+		if seen[p.Name] {
+			t.Errorf("%s registered twice", p.Name)
+		}
+		seen[p.Name] = true
+		if p.Summary == "" || p.New == nil {
+			t.Errorf("%s: summary %q, constructor set %v", p.Name, p.Summary, p.New != nil)
+			continue
+		}
+		s, err := p.New(o)
+		if err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+			continue
+		}
+		if s.Name() != p.Name {
+			t.Errorf("row %s builds a scheduler named %s", p.Name, s.Name())
+		}
+	}
+	want := []string{"3sigma", "pointperfest", "pointrealest", "3sigma-nodist", "3sigma-nooe", "3sigma-noadapt", "prio"}
+	if got := reg.Defaults(); !slices.Equal(got, want) {
+		t.Errorf("defaults %v, want %v", got, want)
+	}
+	for _, v := range threesigma.Variants() {
+		if p, _ := reg.Lookup(v); p.Reads&planner.ReadsSolver == 0 {
+			t.Errorf("%s does not read the solver settings", v)
+		}
+	}
+	if err := reg.Check([]string{"3sigma", "nope"}); !errors.Is(err, planner.ErrUnknownScheduler) {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, err := reg.New("nope", o); !errors.Is(err, planner.ErrUnknownScheduler) {
+		t.Errorf("New of an unknown name: %v", err)
+	}
+}

@@ -1,0 +1,187 @@
+package threesigma
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/plannerhq/planner/distributions"
+	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/utility"
+	"github.com/plannerhq/planner/workloads"
+)
+
+// capacity is stage 1: partition groups, under-estimate extensions, the
+// keep-variables' data and C[g,k] (3Sigma §3.2, §4.2; DESIGN.md step 1).
+func (c *cycle) capacity() error {
+	st := c.st
+	c.groupPartitions()
+	nk := len(c.checks)
+	ng := len(c.parts)
+
+	var fixed []utility.Running
+	for _, r := range st.Running {
+		info := c.s.info(r.Job, c.id, st.Now)
+		rt := info.pref
+		if r.Slowed {
+			rt = info.slowRuntime(st.Cluster.Slowdown)
+		}
+		elapsed := math.Max(0, st.Now-r.Start)
+		var pd distributions.Piecewise = rt
+		if end, ok := c.s.extend(r, rt.Max(), elapsed, c.interval); ok {
+			pd = pointDist(end)
+		}
+		d := utility.Running{Nodes: make([]int, ng), Elapsed: elapsed, Dist: pd}
+		for p, n := range r.Alloc {
+			d.Nodes[c.groupOf[p]] += n
+		}
+		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt {
+			fixed = append(fixed, d)
+			continue
+		}
+		rrc, err := utility.RRC(d.Dist, elapsed, c.checkT, nil)
+		if err != nil {
+			return fmt.Errorf("running job %d: %w", r.Job.ID, err)
+		}
+		v, err := c.remainingUtility(r, pd, elapsed)
+		if err != nil {
+			return fmt.Errorf("running job %d: %w", r.Job.ID, err)
+		}
+		c.keeps = append(c.keeps, keep{run: r, nodes: d.Nodes, rrc: rrc, value: v, z: -1})
+	}
+
+	var err error
+	c.C, err = utility.Capacity(c.gNodes, fixed, c.checkT, make([]float64, ng*nk))
+	if err != nil {
+		return err
+	}
+	// Slice 0 is exact: the real free nodes, plus what preemptible jobs hold
+	// (their keep-variables take it back in the rows).
+	for g := range ng {
+		free := 0
+		for _, p := range c.parts[g] {
+			free += st.Free[p]
+		}
+		for i := range c.keeps {
+			free += c.keeps[i].nodes[g]
+		}
+		c.C[g*nk] = float64(free)
+		for k := 0; k < nk; k++ {
+			if v := c.C[g*nk+k]; !(v > 0) {
+				c.C[g*nk+k] = 0
+			}
+		}
+	}
+	return nil
+}
+
+// extend applies the under-estimate rule of 3Sigma §4.2 to a running job
+// whose elapsed time has reached max, the largest runtime its distribution
+// allows: its expected runtime becomes max + 1 cycle, and each time the
+// job outlives that too, it grows by 2, 4, 8, … more cycles (exp-inc). ok is
+// false (and nothing is remembered) while the job is within its
+// distribution.
+func (s *ThreeSigma) extend(r *planner.Running, max, elapsed, cycleLen float64) (end float64, ok bool) {
+	e := s.ext[r.Job.ID]
+	if e != nil && e.start != r.Start {
+		e = nil // a new run (the job was preempted and restarted)
+		delete(s.ext, r.Job.ID)
+	}
+	if e == nil {
+		if elapsed < max {
+			return 0, false
+		}
+		e = &extension{start: r.Start, end: max + cycleLen, n: 1}
+		s.ext[r.Job.ID] = e
+	}
+	for elapsed >= e.end {
+		e.end += math.Ldexp(cycleLen, e.n)
+		e.n++
+	}
+	return e.end, true
+}
+
+// remainingUtility is a running best-effort job's expected utility given
+// that it has run for elapsed seconds: E[U(start + T) | T > elapsed].
+func (c *cycle) remainingUtility(r *planner.Running, d distributions.Piecewise, elapsed float64) (float64, error) {
+	curve, err := c.beCurve(r.Job)
+	if err != nil {
+		return 0, err
+	}
+	cd, err := conditional(d, elapsed)
+	if err != nil {
+		return 0, err
+	}
+	out := cd.ExpectedUtility(curve, []float64{r.Start}, make([]float64, 1))
+	if v := out[0]; v > 0 {
+		return v, nil
+	}
+	return 0, nil
+}
+
+// groupPartitions groups partitions by their membership in every pending
+// job's preferred set: within a group every job is indifferent, so the plan
+// needs one pool per group, not per partition (DESIGN.md "Aggregating
+// identical nodes"). Groups are numbered by their first partition.
+func (c *cycle) groupPartitions() {
+	np := len(c.st.Cluster.PartitionNodes)
+	sig := make([]strings.Builder, np)
+	seen := map[string]bool{}
+	for _, p := range c.st.Pending {
+		pref := p.Job.Preferred
+		if len(pref) == 0 || len(pref) >= np {
+			continue
+		}
+		key := fmt.Sprint(pref)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		in := make([]bool, np)
+		for _, r := range pref {
+			if r >= 0 && r < np {
+				in[r] = true
+			}
+		}
+		for r := range np {
+			if in[r] {
+				sig[r].WriteByte('1')
+			} else {
+				sig[r].WriteByte('0')
+			}
+		}
+	}
+	c.groupOf = make([]int, np)
+	index := map[string]int{}
+	for r := range np {
+		k := sig[r].String()
+		g, ok := index[k]
+		if !ok {
+			g = len(c.parts)
+			index[k] = g
+			c.parts = append(c.parts, nil)
+			c.gNodes = append(c.gNodes, 0)
+		}
+		c.groupOf[r] = g
+		c.parts[g] = append(c.parts[g], r)
+		c.gNodes[g] += c.st.Cluster.PartitionNodes[r]
+	}
+}
+
+// prefGroups returns the groups of a job's preferred partitions, ascending;
+// nil when every partition is preferred.
+func (c *cycle) prefGroups(j *workloads.Job) []int {
+	np := len(c.groupOf)
+	if len(j.Preferred) == 0 || len(j.Preferred) >= np {
+		return nil
+	}
+	var gs []int
+	for _, r := range j.Preferred {
+		if r >= 0 && r < np {
+			gs = append(gs, c.groupOf[r])
+		}
+	}
+	slices.Sort(gs)
+	return slices.Compact(gs)
+}

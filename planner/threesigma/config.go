@@ -1,0 +1,315 @@
+package threesigma
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/plannerhq/planner/solver"
+	"github.com/plannerhq/planner/utility"
+)
+
+// SolveMode selects how the planning cycle bounds its solve.
+type SolveMode int
+
+const (
+	// SolveWall bounds the solve by wall-clock time: Config.SolveFraction of
+	// the scheduling interval (3Sigma §4.3: 75%). Answers can depend on the
+	// machine's speed and load.
+	SolveWall SolveMode = iota
+	// SolveDeterministic bounds the solve by work (Config.WorkLimit moves or
+	// nodes, solver.Settings.Deterministic) so the same inputs always give
+	// the same decisions; the wall-clock limit is then only a guard against
+	// a runaway solve. Use it for reproducible experiments.
+	SolveDeterministic
+)
+
+var solveModeNames = [...]string{"wall", "deterministic"}
+
+// String returns "wall" or "deterministic".
+func (m SolveMode) String() string {
+	if m < 0 || int(m) >= len(solveModeNames) {
+		return fmt.Sprintf("SolveMode(%d)", int(m))
+	}
+	return solveModeNames[m]
+}
+
+// ParseSolveMode is the inverse of String.
+func ParseSolveMode(s string) (SolveMode, error) {
+	for i, n := range solveModeNames {
+		if n == s {
+			return SolveMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("threesigma: unknown solve mode %q (want wall or deterministic)", s)
+}
+
+// Defaults of Config. Each is the value a zero field takes.
+const (
+	// DefaultSlices is the plan-ahead horizon in slices (3Sigma §4.3 bounds
+	// it; SOLVERS.md measured models of 60 slices).
+	DefaultSlices = 60
+	// DefaultSolveFraction of the interval is the wall-clock solve limit
+	// (3Sigma §4.3: "a timeout of 75% of its scheduling interval").
+	DefaultSolveFraction = 0.75
+	// DefaultWorkLimit is the local-improvement budget of a deterministic
+	// solve (moves of the solver's heuristics) when Config.SolveTimeout is
+	// not set. Measured on the 300-pending, 256-node cycle of
+	// BenchmarkCycle300 (5.7k columns, 63k nonzeros): the portfolio takes
+	// ~80 ms for construction and LP rounding (89.6% of the LP bound),
+	// ~100 ms with 500 moves (95–97%), ~200 ms with 2,000 (98%), ~1 s
+	// with 20,000 (98.1%) (BenchmarkCycle300WorkLimit).
+	DefaultWorkLimit = 500
+	// DefaultDenseSlices: capacity rows are checked at every slice up to
+	// here and at a doubling stride after (see Config.DenseSlices).
+	DefaultDenseSlices = 16
+	// DefaultInterval is the slice length when neither the state nor the
+	// config gives an interval (seconds).
+	DefaultInterval = 60.0
+	// DefaultBEDecay is how long (seconds) a best-effort job's value takes to
+	// fall from Value at submission to BEFloor·Value.
+	DefaultBEDecay = 3600.0
+	// DefaultBEFloor is the fraction of its value a best-effort job keeps
+	// however late it completes.
+	DefaultBEFloor = 0.1
+	// DefaultEarlyBias: an option starting at the end of the horizon loses
+	// 2% of its value (see Config.EarlyBias).
+	DefaultEarlyBias = 0.02
+	// DefaultSlowPenalty: an option on all partitions (runtime × the
+	// cluster's slowdown) of a job that prefers some of them loses 5% of its
+	// value (see Config.SlowPenalty).
+	DefaultSlowPenalty = 0.05
+	// DefaultCommitPenalty: deferring a job past its planned start costs 5%
+	// of its value (see Config.CommitPenalty).
+	DefaultCommitPenalty = 0.05
+)
+
+// Tolerances of the model.
+const (
+	// CoefTol: expected-usage coefficients 1 − CDF(t − s) below it are dropped
+	// from the capacity rows (and a job's coverage of later slices ends
+	// there: the survival function only decreases). The model can then
+	// overbook a partition by less than CoefTol per node in a future slice,
+	// far below one node; slice 0 is always exact.
+	CoefTol = 1e-3
+	// UtilTol: an option whose expected utility is below UtilTol × the job's
+	// value counts as zero-utility and is dropped (DESIGN.md).
+	UtilTol = 1e-6
+)
+
+// DefaultStarts are the start slices of every pending job's options
+// (SOLVERS.md: {0,1,2,4,8,16,32}); starts at or beyond the horizon are cut.
+var DefaultStarts = []int{0, 1, 2, 4, 8, 16, 32}
+
+// Config parameterises a 3Sigma-style planning cycle. The zero value of
+// every field means its default; Name, estimate.Estimator and Overestimate are set by
+// the variant constructors.
+type Config struct {
+	// Solver is the backend name (solver.New); "" means solver.DefaultName.
+	Solver string
+	// Mode bounds the solve by wall time (default) or by work.
+	Mode SolveMode
+	// SolveFraction of the scheduling interval is the wall-clock solve limit
+	// in SolveWall mode (default 0.75).
+	SolveFraction float64
+	// SolveTimeout, when > 0, overrides SolveFraction·interval (for sweeps
+	// of the solver timeout and for tests).
+	SolveTimeout time.Duration
+	// WorkLimit is the work budget of SolveDeterministic. Zero means
+	// WorkLimitFor(SolveTimeout) when SolveTimeout is set — the work a
+	// solve of that wall-clock limit does on the reference cycle, so a
+	// deterministic run still responds to the timeout — and
+	// DefaultWorkLimit otherwise. The wall-clock limit of a deterministic
+	// solve is only a guard against a runaway one: max(10 s, 10 ×
+	// SolveTimeout).
+	WorkLimit int64
+
+	// Slice is the slice length q in seconds; 0 means the state's interval.
+	Slice float64
+	// Slices is the horizon H in slices (default 60).
+	Slices int
+	// Horizon, when > 0, is the horizon in seconds instead: the slice
+	// length grows to Horizon/Slices when the interval is shorter.
+	Horizon float64
+	// Starts are the start slices of the options (default DefaultStarts).
+	// Slice 0 must be among them: only s = 0 options are enacted.
+	Starts []int
+	// FixedStarts uses Starts as slices from now in every cycle. By default
+	// each start after the first is aligned to the absolute slice grid
+	// (alignedStarts), so that a planned start stays an option as it
+	// approaches instead of slipping.
+	FixedStarts bool
+	// DenseSlices: capacity rows sit at every slice below DenseSlices and at
+	// slices d, 2d, 4d… apart after it (stride doubling each time the slice
+	// index doubles), always including every start slice. Far slices are
+	// re-planned many times before they come; checking them coarsely keeps
+	// the model small. Negative means every slice (the paper's full grid).
+	DenseSlices int
+
+	// RackSlices: capacity rows per partition group for the first
+	// RackSlices slices, one row over the whole cluster after (see the model
+	// stage). Default 1: slice 0, where decisions are enacted, is exact per
+	// partition. A value ≥ the horizon gives the full per-partition model.
+	RackSlices int
+
+	// NoSetRows drops the capacity rows per preferred set past RackSlices
+	// (see the model stage).
+	NoSetRows bool
+
+	// Overestimate is the SLO over-estimate handling (3Sigma §4.2).
+	Overestimate utility.Overestimate
+	// OverestimateThreshold of the adaptive switch; 0 means
+	// utility.DefaultOverestimateThreshold.
+	OverestimateThreshold float64
+	// BEDecay (seconds) and BEFloor shape a best-effort job's utility:
+	// Value at submission, falling linearly to BEFloor·Value at submit +
+	// BEDecay, flat after (so a late job never becomes worthless and is
+	// never starved by a zero value).
+	BEDecay float64
+	BEFloor float64
+	// EarlyBias breaks ties toward earlier starts: an option starting at
+	// slice s is worth U·(1 − EarlyBias·s/H). Without it an SLO job whose
+	// deadline is far is worth the same now and later, and a plan that
+	// defers it (re-planned every cycle) can defer it forever while nodes
+	// sit idle. Default DefaultEarlyBias; negative means none.
+	EarlyBias float64
+	// SlowPenalty: an option that may place a job off its preferred
+	// partitions is worth U·(1 − SlowPenalty). Its expected utility already
+	// counts the slowdown, but two options of equal expected utility are not
+	// equal: the slowed one holds its nodes Slowdown× longer and has less
+	// margin when the runtime estimate is low. Without the penalty the
+	// solver breaks such ties arbitrarily, and an SLO job that would have met
+	// its deadline on its preferred racks misses it slowed. Default
+	// DefaultSlowPenalty; negative means none.
+	SlowPenalty float64
+	// CommitPenalty: an option that starts a job later than the slice the
+	// previous cycle's plan chose for it is worth U·(1 − CommitPenalty).
+	// Only starts in slice 0 are enacted and the rest is re-planned every
+	// cycle, so without it a deferral costs only the early bias of one
+	// slice, and a job whose planned start keeps losing its slot to new
+	// arrivals slips cycle after cycle while the plan holds nodes for it
+	// (a 98-node SLO job slipped for 35 minutes with ~90 nodes idle, then
+	// missed its deadline). Default DefaultCommitPenalty; negative means none.
+	CommitPenalty float64
+	// NoPreempt disables the keep-variables of running best-effort jobs.
+	NoPreempt bool
+
+	// MaxPending bounds the pending jobs planned per cycle (0: all): the
+	// first MaxPending by class (SLO first), then deadline or submit time.
+	MaxPending int
+}
+
+// withDefaults returns c with every zero field set to its default.
+func (c Config) withDefaults() Config {
+	if c.Solver == "" {
+		c.Solver = solver.DefaultName
+	}
+	if c.SolveFraction <= 0 {
+		c.SolveFraction = DefaultSolveFraction
+	}
+	if c.WorkLimit <= 0 {
+		c.WorkLimit = DefaultWorkLimit
+		if c.Mode == SolveDeterministic {
+			c.WorkLimit = DeterministicWorkLimit(c.SolveTimeout)
+		}
+	}
+	if c.Slices <= 0 {
+		c.Slices = DefaultSlices
+	}
+	if len(c.Starts) == 0 {
+		c.Starts = DefaultStarts
+	}
+	if c.EarlyBias == 0 {
+		c.EarlyBias = DefaultEarlyBias
+	} else if c.EarlyBias < 0 {
+		c.EarlyBias = 0
+	}
+	if c.SlowPenalty == 0 {
+		c.SlowPenalty = DefaultSlowPenalty
+	} else if c.SlowPenalty < 0 {
+		c.SlowPenalty = 0
+	}
+	if c.CommitPenalty == 0 {
+		c.CommitPenalty = DefaultCommitPenalty
+	} else if c.CommitPenalty < 0 {
+		c.CommitPenalty = 0
+	}
+	if c.RackSlices <= 0 {
+		c.RackSlices = 1
+	}
+	if c.DenseSlices == 0 {
+		c.DenseSlices = DefaultDenseSlices
+	}
+	if c.BEDecay <= 0 {
+		c.BEDecay = DefaultBEDecay
+	}
+	if c.BEFloor <= 0 {
+		c.BEFloor = DefaultBEFloor
+	}
+	return c
+}
+
+// validate reports the first invalid field of a defaulted config.
+func (c Config) validate() error {
+	switch {
+	case c.Starts[0] != 0:
+		return fmt.Errorf("threesigma: start slices must begin with 0, got %v", c.Starts)
+	case c.EarlyBias >= 1:
+		return fmt.Errorf("threesigma: EarlyBias must be below 1, got %v", c.EarlyBias)
+	case c.SlowPenalty >= 1:
+		return fmt.Errorf("threesigma: SlowPenalty must be below 1, got %v", c.SlowPenalty)
+	case c.CommitPenalty >= 1:
+		return fmt.Errorf("threesigma: CommitPenalty must be below 1, got %v", c.CommitPenalty)
+	case c.BEFloor >= 1:
+		return fmt.Errorf("threesigma: BEFloor must be below 1, got %v", c.BEFloor)
+	case c.Slice < 0 || c.Horizon < 0:
+		return fmt.Errorf("threesigma: slice and horizon must be ≥ 0, got %v and %v", c.Slice, c.Horizon)
+	case c.Mode != SolveWall && c.Mode != SolveDeterministic:
+		return fmt.Errorf("threesigma: unknown solve mode %d", int(c.Mode))
+	}
+	for i := 1; i < len(c.Starts); i++ {
+		if c.Starts[i] <= c.Starts[i-1] {
+			return fmt.Errorf("threesigma: start slices must increase, got %v", c.Starts)
+		}
+	}
+	return nil
+}
+
+// Calibration of WorkLimitFor on BenchmarkCycle300WorkLimit (300 pending and
+// ~100 running jobs on 256 nodes, portfolio backend): a deterministic solve
+// takes workBaseTime for construction, LP and rounding plus 1/workRate per
+// local-search move. Two runs on a shared 2-core machine measured 1 move
+// 80–120 ms, 500 moves 94–113 ms, 2,000 192–208 ms, 5,000 296–453 ms and
+// 20,000 0.91–1.26 s: 16–24 moves per ms past the base.
+const (
+	workBaseTime = 80 * time.Millisecond
+	workRate     = 20.0 // moves per millisecond
+	// minWorkLimit: the least budget, one move per local-search chain.
+	minWorkLimit = 2
+)
+
+// DeterministicWorkLimit is the work limit of a deterministic solve given
+// the solve timeout (0: none given): WorkLimitFor the timeout, or
+// DefaultWorkLimit without one.
+func DeterministicWorkLimit(solveTimeout time.Duration) int64 {
+	if solveTimeout > 0 {
+		return WorkLimitFor(solveTimeout)
+	}
+	return DefaultWorkLimit
+}
+
+// WorkLimitFor maps a wall-clock solve limit onto the work budget of a
+// deterministic solve: the moves a solve of that limit makes on the
+// reference cycle,
+//
+//	moves = max(2, round(workRate · (timeout − workBaseTime)/ms)),
+//
+// so 10 ms → 2, 100 ms → 400, 1 s → 18,400, 5 s → 98,400. The mapping is
+// exact only on the reference cycle: smaller models make more moves per
+// millisecond, larger ones fewer, and below workBaseTime a wall-clock solve
+// may end before the LP (the fallback or the greedy construction decides)
+// while a deterministic one always gets the rounded LP answer — its floor.
+func WorkLimitFor(timeout time.Duration) int64 {
+	ms := float64(timeout-workBaseTime) / float64(time.Millisecond)
+	return max(minWorkLimit, int64(math.Round(workRate*ms)))
+}

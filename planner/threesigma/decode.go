@@ -1,0 +1,116 @@
+package threesigma
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/plannerhq/planner/planner"
+)
+
+// decode is stage 6: what the answer says to do now. Keep-variables at 0
+// preempt their best-effort jobs; options with s = 0 start on real
+// partitions: each group's count goes to the group's partitions, most free
+// first. The rest of the plan is not enacted (it is re-planned next cycle).
+// A start that does not fit the free nodes (only possible through rounding)
+// is repaired within its allowed set, or skipped.
+func (c *cycle) decode() error {
+	x := c.res.X
+	dec := &planner.Decision{}
+	free := slices.Clone(c.st.Free)
+	for i := range c.keeps {
+		kp := &c.keeps[i]
+		if x[kp.z] < 0.5 {
+			dec.Preempt = append(dec.Preempt, kp.run.Job.ID)
+			for p, n := range kp.run.Alloc {
+				free[p] += n
+			}
+		}
+	}
+	slices.Sort(dec.Preempt)
+	for _, pj := range c.jobs {
+		pj.info.hasPlan = false
+	}
+	for _, o := range c.opts {
+		if x[o.x] > 0.5 {
+			info := c.jobs[o.job].info
+			info.planned, info.hasPlan = c.abs+int64(o.start), true
+		}
+	}
+	for _, o := range c.opts {
+		if o.start != 0 || x[o.x] < 0.5 {
+			continue
+		}
+		pj := c.jobs[o.job]
+		set := &pj.sets[o.set]
+		k := pj.p.Job.Nodes
+		want := make([]int, len(c.parts))
+		n := 0
+		if o.y == nil {
+			want[set.groups[0]] = k
+			n = k
+		} else {
+			for gi, y := range o.y {
+				if y >= 0 {
+					v := int(math.Round(x[y]))
+					want[set.groups[gi]] = v
+					n += v
+				}
+			}
+		}
+		alloc := make([]int, len(free))
+		ok := n == k
+		for g := 0; ok && g < len(want); g++ {
+			ok = c.takeFrom(c.parts[g], want[g], free, alloc)
+		}
+		if !ok {
+			// Repair: any nodes of the allowed set, most free partition first.
+			for p, v := range alloc {
+				free[p] += v
+				alloc[p] = 0
+			}
+			var ps []int
+			for _, g := range set.groups {
+				ps = append(ps, c.parts[g]...)
+			}
+			if !c.takeFrom(ps, k, free, alloc) {
+				for p, v := range alloc {
+					free[p] += v
+				}
+				continue
+			}
+		}
+		dec.Start = append(dec.Start, planner.Placement{JobID: pj.p.Job.ID, Alloc: alloc})
+	}
+	c.dec = dec
+	return nil
+}
+
+// takeFrom takes n nodes from the partitions ps, most free first (ties to
+// the lower index), moving them from free to alloc. It reports whether n
+// nodes were found; on false the partial take stays in alloc.
+func (c *cycle) takeFrom(ps []int, n int, free, alloc []int) bool {
+	if n == 0 {
+		return true
+	}
+	order := slices.Clone(ps)
+	slices.SortStableFunc(order, func(a, b int) int {
+		if v := cmp.Compare(free[b], free[a]); v != 0 {
+			return v
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, p := range order {
+		t := min(n, free[p])
+		if t <= 0 {
+			continue
+		}
+		free[p] -= t
+		alloc[p] += t
+		n -= t
+		if n == 0 {
+			return true
+		}
+	}
+	return false
+}
