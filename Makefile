@@ -24,7 +24,7 @@ deps:
 	@$(GO) mod download
 
 build: deps
-	$(GO) build -o $(BIN) ./cmd/planner
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planner
 
 # The default experiment: the 3Sigma paper's headline comparison (Google-like
 # workload, 256 nodes, 5 hours, load 1.4, all seven schedulers).

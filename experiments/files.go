@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // WriteFileAtomic writes path through a temporary file in the same
@@ -42,7 +43,11 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	tempFiles.Store(tmp.Name(), struct{}{})
+	defer func() {
+		os.Remove(tmp.Name()) // a no-op once renamed
+		tempFiles.Delete(tmp.Name())
+	}()
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		return err
@@ -55,6 +60,19 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// tempFiles are the temporary files of writes under way.
+var tempFiles sync.Map
+
+// RemoveTempFiles removes the temporary files of the writes under way (a
+// process about to exit on a second interrupt calls it), so that none is
+// left behind.
+func RemoveTempFiles() {
+	tempFiles.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		return true
+	})
 }
 
 // writeDirect writes to the existing non-regular file path (a device or

@@ -28,6 +28,10 @@ type Report struct {
 	// cycle_ms_p99, solver_ms_p99) out of JSON and CSV, so that the same
 	// settings give byte-identical output whenever no solve hit its limit.
 	Deterministic bool
+	// Provenance, when set, is written into results.json (WriteDir), not
+	// into WriteJSON's output: the standard output of the same settings
+	// stays byte-identical.
+	Provenance *Provenance
 }
 
 type runJSON struct {
@@ -40,11 +44,17 @@ type runJSON struct {
 
 // WriteJSON writes the report as one indented JSON object and a newline.
 // Keys are in a fixed order: struct fields and Metrics.List.
-func (r *Report) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error { return r.writeJSON(w, nil) }
+
+// writeResultsJSON is results.json: WriteJSON's object with the provenance.
+func (r *Report) writeResultsJSON(w io.Writer) error { return r.writeJSON(w, r.Provenance) }
+
+func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 	out := struct {
-		Config any       `json:"config"`
-		Runs   []runJSON `json:"runs"`
-	}{Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
+		Provenance *Provenance `json:"provenance,omitempty"`
+		Config     any         `json:"config"`
+		Runs       []runJSON   `json:"runs"`
+	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
 	for i, run := range r.Runs {
 		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
 			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
@@ -221,7 +231,7 @@ func (r *Report) WriteDir(dir string) error {
 		name  string
 		write func(io.Writer) error
 	}{
-		{"results.json", r.WriteJSON},
+		{"results.json", r.writeResultsJSON},
 		{"jobs.csv", r.WriteJobsCSV},
 		{"chart.png", r.WriteChart},
 	}

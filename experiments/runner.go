@@ -3,10 +3,12 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/plannerhq/planner/planner"
 )
@@ -27,9 +29,11 @@ type RunConfig struct {
 	// runs several points at once): a run holds one slot while it
 	// simulates, and Parallel is ignored.
 	Slots chan struct{}
-	// Progress receives one line per tenth of simulated time per
-	// scheduler, when set. Lines of parallel runs interleave.
-	Progress io.Writer
+	// Progress, when set, is told of every run of the comparison; the
+	// caller says how many to expect (Progress.Expect).
+	Progress *Progress
+	// Log receives a line per run at info (and per cycle at debug).
+	Log zerolog.Logger
 }
 
 // Params are the settings of a run, reported with it (the "params" object).
@@ -88,9 +92,10 @@ type RunResult struct {
 
 // Run plays in through every scheduler of cfg, up to cfg.Parallel at a
 // time, each with a fresh instance from reg trained on in.History. Results
-// are in the order of cfg.Schedulers. The first error (an invalid decision,
-// a scheduler error) cancels the other runs and is returned, naming the
-// scheduler.
+// are in the order of cfg.Schedulers. The first error (an invalid
+// decision, a scheduler error, ctx cancelled) cancels the other runs and
+// is returned, naming the scheduler, with the runs that had finished
+// before it (in order; the others left out).
 func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]RunResult, error) {
 	if err := reg.Check(cfg.Schedulers); err != nil {
 		return nil, err
@@ -105,41 +110,51 @@ func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	results := make([]RunResult, len(cfg.Schedulers))
+	finished := make([]bool, len(cfg.Schedulers))
 	sem := cfg.Slots
 	if sem == nil {
 		sem = make(chan struct{}, par)
 	}
 	var wg sync.WaitGroup
-	var mu sync.Mutex // serialises progress lines
+	// Runs start in the order of cfg.Schedulers: the slot is taken before
+	// the run's goroutine starts.
 	for i, name := range cfg.Schedulers {
+		select {
+		case sem <- struct{}{}:
+			if ctx.Err() != nil {
+				<-sem
+			}
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				return
-			}
-			res, err := runOne(ctx, in, reg, cfg, name, &mu)
+			res, err := runOne(ctx, in, reg, cfg, name)
 			if err != nil {
 				cancel(err)
 				return
 			}
-			results[i] = *res
+			results[i], finished[i] = *res, true
 		}()
 	}
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
-		return nil, err
+		var done []RunResult
+		for i := range results {
+			if finished[i] {
+				done = append(done, results[i])
+			}
+		}
+		return done, err
 	}
 	return results, nil
 }
 
-func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string, mu *sync.Mutex) (*RunResult, error) {
+func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string) (*RunResult, error) {
 	opts := cfg.Options
 	opts.Cluster = in.Cluster
 	s, err := reg.New(name, opts)
@@ -147,21 +162,29 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 		return nil, fmt.Errorf("scheduler %s: %w", name, err)
 	}
 	s.Train(slices.Clone(in.History))
+	log := cfg.Log.With().Str("scheduler", name).Str("workload", in.Name).Uint64("seed", cfg.Seed).Logger()
 	sc := cfg.Sim
-	if cfg.Progress != nil {
-		sc.Progress = func(frac, now float64) {
-			mu.Lock()
-			defer mu.Unlock()
-			fmt.Fprintf(cfg.Progress, "simulate: %s %3.0f%% (t=%.0f s)\n", name, frac*100, now)
-		}
-	}
+	sc.Log = log
+	var rp *RunProgress
+	sc.Progress = func(_, now float64) { rp.At(now) }
 	sim, err := NewSim(in, sc, s)
 	if err != nil {
 		return nil, err
 	}
+	rp = cfg.Progress.Begin(sim.Limit())
+	defer rp.End()
+	log.Info().Int("jobs", len(in.Jobs)).Int("nodes", in.Cluster.TotalNodes()).Float64("limit_s", sim.Limit()).Msg("run started")
+	wall := time.Now() // for the log only
 	res, err := sim.Run(ctx)
 	if err != nil {
 		return nil, err
+	}
+	m := res.Metrics()
+	log.Info().Float64("slo_miss_rate", m.SLOMissRate).Float64("goodput_machine_hours", m.Goodput).
+		Float64("utilization", m.Utilization).Int("cycles", m.Cycles).Dur("wall", time.Since(wall)).Msg("run finished")
+	if m.Fallbacks > 0 || m.SolverTimeLimited > 0 {
+		log.Warn().Int("fallbacks", m.Fallbacks).Int("time_limited", m.SolverTimeLimited).Int("stage_failures", m.StageFailures).
+			Int("cycles", m.Cycles).Msg("some cycles were decided by the fallback or hit the solve time limit")
 	}
 	p := cfg.Params
 	p.Slack = slices.Clone(p.Slack)
@@ -174,5 +197,5 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 		p.Sweep = &sw
 	}
 	return &RunResult{Scheduler: name, Workload: in.Name, Seed: cfg.Seed, Params: p,
-		Metrics: res.Metrics(), Sim: res}, nil
+		Metrics: m, Sim: res}, nil
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -40,9 +42,12 @@ type SimConfig struct {
 	// start (an SLO job among them misses its deadline, a best-effort job
 	// adds no goodput).
 	Drain float64
-	// Progress, when set, is called as simulated time passes every tenth
-	// of the simulation's time limit (frac = 0.1, 0.2, …, 1).
+	// Progress, when set, is called as simulated time passes every
+	// hundredth of the simulation's time limit (frac = 0.01, 0.02, …, 1).
 	Progress func(frac, now float64)
+	// Log receives a debug line per cycle and per decision (the zero
+	// Logger logs nothing).
+	Log zerolog.Logger
 }
 
 // ErrInvalidInput is wrapped by every error about an Input or SimConfig.
@@ -122,7 +127,7 @@ type Sim struct {
 	busy     float64
 	lastEnd  float64
 	cycles   []CycleRecord
-	reported int // tenths of progress reported
+	reported int // steps of progress reported (progressSteps in all)
 	done     bool
 }
 
@@ -204,6 +209,9 @@ func validateJob(j *workloads.Job, c workloads.Cluster) error {
 	return j.Check(c)
 }
 
+// progressSteps is how many progress reports a simulation makes.
+const progressSteps = 100
+
 // Limit is the simulated time at which the run stops at the latest.
 func (s *Sim) Limit() float64 { return s.limit }
 
@@ -272,9 +280,9 @@ func (s *Sim) progress(t float64) {
 	if s.cfg.Progress == nil || s.limit <= 0 {
 		return
 	}
-	for s.reported < 10 && t >= float64(s.reported+1)/10*s.limit {
+	for s.reported < progressSteps && t >= float64(s.reported+1)/progressSteps*s.limit {
 		s.reported++
-		s.cfg.Progress(float64(s.reported)/10, t)
+		s.cfg.Progress(float64(s.reported)/progressSteps, t)
 	}
 }
 
@@ -380,6 +388,7 @@ func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.
 	s.sched.Applied(planner.AllApplied(now, d))
 	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
 		Started: len(d.Start), Preempt: len(d.Preempt)})
+	planner.LogCycle(s.cfg.Log, st, d, elapsed)
 	return st, d, nil
 }
 
@@ -472,8 +481,8 @@ func (s *Sim) finish() {
 	s.complete(math.Inf(1))
 	s.limit = end
 	s.done = true
-	if s.cfg.Progress != nil && s.reported < 10 {
-		s.reported = 10
+	if s.cfg.Progress != nil && s.reported < progressSteps {
+		s.reported = progressSteps
 		s.cfg.Progress(1, end)
 	}
 }

@@ -7,14 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
-	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/plannerhq/planner/planner"
 )
@@ -37,8 +37,17 @@ type Sweep struct {
 	Parallel int
 	// Deterministic leaves the wall-clock metrics out of the stored runs.
 	Deterministic bool
-	// Progress receives one line per finished point, when set.
-	Progress io.Writer
+	// Code identifies the code computing the runs (ExecutableHash): it is
+	// part of every stored run's key, so that a run computed by other code
+	// is recomputed, never reused. "" leaves it out.
+	Code string
+	// Provenance, when set, is stored with every run computed.
+	Provenance *Provenance
+	// Progress, when set, is told of every run: the sweep expects them
+	// all, and takes those reused from Dir out.
+	Progress *Progress
+	// Log receives the runs' log lines.
+	Log zerolog.Logger
 }
 
 // SweepPoint is one value of the varied setting with one seed.
@@ -73,15 +82,17 @@ const sweepFormat = 2
 
 // storedRun is the file of one finished run.
 type storedRun struct {
-	Key       string          `json:"key"`
-	Scheduler string          `json:"scheduler"`
-	Config    json.RawMessage `json:"config"`
-	Run       runJSON         `json:"run"`
+	Key        string          `json:"key"`
+	Scheduler  string          `json:"scheduler"`
+	Config     json.RawMessage `json:"config"`
+	Provenance *Provenance     `json:"provenance,omitempty"`
+	Run        runJSON         `json:"run"`
 }
 
 // RunKey is the hash naming a run: SHA-256 (first 16 bytes, hex) of the
-// JSON of {format, scheduler, config}.
-func RunKey(config any, scheduler string) (string, json.RawMessage, error) {
+// JSON of {format, scheduler, config, code}; code ("" for none) identifies
+// the code that computes it.
+func RunKey(config any, scheduler, code string) (string, json.RawMessage, error) {
 	cfg, err := json.Marshal(config)
 	if err != nil {
 		return "", nil, fmt.Errorf("sweep: configuration: %w", err)
@@ -90,7 +101,8 @@ func RunKey(config any, scheduler string) (string, json.RawMessage, error) {
 		Format    int             `json:"format"`
 		Scheduler string          `json:"scheduler"`
 		Config    json.RawMessage `json:"config"`
-	}{sweepFormat, scheduler, cfg})
+		Code      string          `json:"code,omitempty"`
+	}{sweepFormat, scheduler, cfg, code})
 	if err != nil {
 		return "", nil, err
 	}
@@ -121,11 +133,10 @@ func (s *Sweep) Run(ctx context.Context) ([]RunResult, SweepStats, error) {
 	defer cancel(nil)
 	slots := make(chan struct{}, par)  // simulations running
 	points := make(chan struct{}, par) // points in flight
+	s.Progress.Expect(len(s.Points) * ns)
 	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex // stats, done, progress lines
-		done  int
-		start = time.Now() // progress lines only, never results
+		wg sync.WaitGroup
+		mu sync.Mutex // stats
 	)
 	for pi := range s.Points {
 		select {
@@ -148,12 +159,6 @@ func (s *Sweep) Run(ctx context.Context) ([]RunResult, SweepStats, error) {
 			defer mu.Unlock()
 			stats.Computed += computed
 			stats.Reused += reused
-			done++
-			if s.Progress != nil {
-				p := s.Points[pi]
-				fmt.Fprintf(s.Progress, "sweep: point %d/%d (%s, seed %d) done: %d runs computed, %d reused; elapsed %s\n",
-					done, len(s.Points), p.Value, p.Seed, computed, reused, time.Since(start).Round(time.Second))
-			}
 		}()
 	}
 	wg.Wait()
@@ -171,7 +176,7 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 	cfgs := make([]json.RawMessage, len(s.Schedulers))
 	var missing []int
 	for i, name := range s.Schedulers {
-		if keys[i], cfgs[i], err = RunKey(p.Config, name); err != nil {
+		if keys[i], cfgs[i], err = RunKey(p.Config, name, s.Code); err != nil {
 			return 0, 0, err
 		}
 		if s.Dir != "" {
@@ -192,6 +197,7 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 			out[i].Params.Sweep = p.Param
 		}
 	}()
+	s.Progress.Skip(reused)
 	if len(missing) == 0 {
 		return 0, reused, nil
 	}
@@ -203,7 +209,7 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 	if err != nil {
 		return 0, 0, fmt.Errorf("sweep point %s seed %d: %w", p.Value, p.Seed, err)
 	}
-	cfg.Slots, cfg.Progress = slots, nil
+	cfg.Slots, cfg.Progress, cfg.Log = slots, s.Progress, s.Log
 	errs := make([]error, len(missing))
 	var wg sync.WaitGroup
 	for k, i := range missing {
@@ -239,7 +245,7 @@ func (s *Sweep) pointFile(key string) string {
 // store writes one finished run atomically: a temporary file in the same
 // directory, renamed into place.
 func (s *Sweep) store(key string, cfg json.RawMessage, r RunResult) error {
-	b, err := json.MarshalIndent(storedRun{Key: key, Scheduler: r.Scheduler, Config: cfg,
+	b, err := json.MarshalIndent(storedRun{Key: key, Scheduler: r.Scheduler, Config: cfg, Provenance: s.Provenance,
 		Run: runJSON{Scheduler: r.Scheduler, Workload: r.Workload, Seed: r.Seed, Params: r.Params,
 			Metrics: metricsJSON(r.Metrics, s.Deterministic)}}, "", "  ")
 	if err != nil {

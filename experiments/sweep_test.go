@@ -88,6 +88,33 @@ func TestSweepResume(t *testing.T) {
 }
 
 // TestSweepParallelIndependent: the runs do not depend on --parallel.
+// TestSweepNewCodeRecomputes: runs stored by other code (another
+// executable) are recomputed, not reused; the stored runs carry the
+// provenance of the process that computed them.
+func TestSweepNewCodeRecomputes(t *testing.T) {
+	dir := t.TempDir()
+	var n atomic.Int64
+	sw := testSweep(dir, countingRegistry(&n), []int{10}, []uint64{1}, 1)
+	sw.Code, sw.Provenance = "code-a", &Provenance{Version: "a"}
+	if _, stats, err := sw.Run(context.Background()); err != nil || stats.Computed != 2 {
+		t.Fatalf("%+v, %v", stats, err)
+	}
+	sw = testSweep(dir, countingRegistry(&n), []int{10}, []uint64{1}, 1)
+	sw.Code = "code-a"
+	if _, stats, err := sw.Run(context.Background()); err != nil || stats.Reused != 2 {
+		t.Fatalf("same code: %+v, %v; want 2 reused", stats, err)
+	}
+	sw.Code = "code-b"
+	if _, stats, err := sw.Run(context.Background()); err != nil || stats.Computed != 2 || stats.Reused != 0 {
+		t.Fatalf("new code: %+v, %v; want 2 computed", stats, err)
+	}
+	key, _, _ := RunKey(sw.Points[0].Config, "prio", "code-a")
+	b, err := os.ReadFile(filepath.Join(dir, "points", key+".json"))
+	if err != nil || !bytes.Contains(b, []byte(`"planner_version": "a"`)) {
+		t.Errorf("stored run without its provenance: %s (%v)", b, err)
+	}
+}
+
 func TestSweepParallelIndependent(t *testing.T) {
 	var n atomic.Int64
 	a, _, err := testSweep("", countingRegistry(&n), []int{15, 25}, []uint64{3}, 1).Run(context.Background())
@@ -112,7 +139,7 @@ func TestSweepCorruptStoredRun(t *testing.T) {
 	if _, _, err := sw.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	key, _, _ := RunKey(sw.Points[0].Config, "prio")
+	key, _, _ := RunKey(sw.Points[0].Config, "prio", "")
 	path := filepath.Join(dir, "points", key+".json")
 	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)

@@ -36,6 +36,9 @@ type SweepReport struct {
 	Deterministic bool
 	// Command is the command line that produced the report (report.md).
 	Command string
+	// Provenance, when set, goes into results.json and report.md
+	// (WriteDir), not into WriteJSON's output.
+	Provenance *Provenance
 }
 
 // SweepMean is the mean over seeds of one (value, scheduler).
@@ -73,12 +76,15 @@ type meanJSON struct {
 // WriteJSON writes {"config", "runs", "means"}: runs as in the CLI
 // contract (each with params.sweep naming the flag and value), means only
 // when there are several seeds.
-func (r *SweepReport) WriteJSON(w io.Writer) error {
+func (r *SweepReport) WriteJSON(w io.Writer) error { return r.writeJSON(w, nil) }
+
+func (r *SweepReport) writeJSON(w io.Writer, prov *Provenance) error {
 	out := struct {
-		Config any        `json:"config"`
-		Runs   []runJSON  `json:"runs"`
-		Means  []meanJSON `json:"means,omitempty"`
-	}{Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
+		Provenance *Provenance `json:"provenance,omitempty"`
+		Config     any         `json:"config"`
+		Runs       []runJSON   `json:"runs"`
+		Means      []meanJSON  `json:"means,omitempty"`
+	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
 	for i, run := range r.Runs {
 		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
 			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
@@ -167,7 +173,7 @@ func (r *SweepReport) WriteDir(dir string) error {
 		return err
 	}
 	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
+	if err := r.writeJSON(&b, r.Provenance); err != nil {
 		return fmt.Errorf("results.json: %w", err)
 	}
 	if err := writeFileAtomic(filepath.Join(dir, "results.json"), b.Bytes()); err != nil {
@@ -206,6 +212,16 @@ func (r *SweepReport) writeMarkdown(w *bytes.Buffer, plots []plotMetric) {
 		w.WriteString(" (each point is the mean over the seeds; results.json keeps every seed's run)")
 	}
 	w.WriteString(".\n\nProduced by:\n\n```\n" + r.Command + "\n```\n\n")
+	if p := r.Provenance; p != nil {
+		rev := p.Revision
+		if rev == "" {
+			rev = "unknown"
+		} else if p.Modified {
+			rev += " (with uncommitted changes)"
+		}
+		fmt.Fprintf(w, "planner %s, revision %s, %s, executable %s; started %s, %.0f s on %d × %s.\n\n",
+			p.Version, rev, p.GoVersion, p.Executable, p.Start, p.WallS, p.Host.CPUs, p.Host.CPU)
+	}
 	for _, pm := range plots {
 		fmt.Fprintf(w, "## %s\n\n![%s vs %s](%s.png)\n\n([SVG](%s.svg))\n\n", pm.title, pm.title, r.Label, pm.name, pm.name)
 	}

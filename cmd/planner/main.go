@@ -4,19 +4,24 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/plannerhq/planner/solver"
 	"github.com/spf13/pflag"
+
+	"github.com/plannerhq/planner/solver"
 )
 
 func main() {
 	// The same executable is the solver worker process (solver/worker.go).
 	solver.RunWorkerIfRequested()
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := interruptible(os.Stderr)
+	err := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		if !errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "planner:", err)
 		}
@@ -30,10 +35,13 @@ type usageError struct{ error }
 func (u usageError) Unwrap() error { return u.error }
 
 // exitCode is 0 for a request for help (the usage is printed), 2 for a
-// usage error and 1 for any other.
+// usage error, 130 for an interrupted command and 1 for any other.
 func exitCode(err error) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
+	}
+	if errors.Is(err, errInterrupted) {
+		return exitInterrupted
 	}
 	var u usageError
 	if errors.As(err, &u) {
@@ -95,8 +103,14 @@ Prints the version and every solver backend compiled in, with its C library.
 // stats it is a file name.
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" }
 
-// run executes one command line; main is only its exit-status wrapper.
+// run executes one command line that nothing interrupts.
 func run(args []string, stdout, stderr io.Writer) error {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext executes one command line; main is only its exit-status
+// wrapper. ctx is cancelled when the user interrupts the command.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usageError{errors.New("no command given")}
@@ -119,11 +133,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return runBenchSolver(rest[1:], stdout, stderr)
 	case "simulate":
-		return runSimulate(rest, stdout, stderr)
+		return runSimulate(ctx, rest, stdout, stderr)
 	case "sweep":
-		return runSweep(rest, stdout, stderr)
+		return runSweep(ctx, rest, stdout, stderr)
 	case "workload":
-		return runWorkload(rest, stdout, stderr)
+		return runWorkload(ctx, rest, stdout, stderr)
 	case "predict":
 		return runPredict(rest, stdout, stderr)
 	case "help", "-h", "--help":

@@ -65,6 +65,7 @@ type simulateFlags struct {
 	config        string
 	deterministic bool
 	quiet         bool
+	log           logFlags
 	estimateFlags
 	// reg is the registry the schedulers come from.
 	reg planner.Registry
@@ -110,8 +111,8 @@ type simulateConfig struct {
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
 }
 
-func runSimulate(args []string, stdout, stderr io.Writer) error {
-	return runSimulateWith(args, stdout, stderr, registry.Default())
+func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSimulateWith(ctx, args, stdout, stderr, registry.Default())
 }
 
 // simulateUsage heads `planner simulate --help`.
@@ -161,6 +162,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.StringVar(&f.config, "config", "", "read settings from a JSON file whose keys are flag names; flags given on the command line win")
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	f.log.register(fs)
 	decimalVar(fs, &f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
 	fs.BoolVar(&f.synthetic, "synthetic", false, "give the 3sigma variants synthetic estimates N(μ = runtime·(1+s), σ = runtime·CoV), s ~ N(--synthetic-shift, 10%) per job, instead of 3σPredict's (3Sigma Fig. 8)")
 	fs.Float64Var(&f.syntheticShift, "synthetic-shift", 0, "mean shift of the synthetic estimates, percent of the runtime (with --synthetic)")
@@ -169,7 +171,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 }
 
 // runSimulateWith is runSimulate with the registry given (for tests).
-func runSimulateWith(args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
+func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
 	fs, f := newSimulateFlags("simulate", stdout, reg)
 	defer func() { err = inConfig(fs, err) }()
 	fs.Usage = func() {
@@ -194,24 +196,41 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg planner.Regist
 	if err := checkUsed(givenFlags(fs), generatorFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
-	// The results directory is made before the run, so that a bad --out
-	// fails at once rather than after it.
-	if f.out != "" {
-		if err := os.MkdirAll(f.out, 0o755); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
+	// The results directory and the log file are checked before the run,
+	// so that a bad --out or --log-file fails at once rather than after it.
+	if err := checkOutDir(f.out); err != nil {
+		return err
 	}
-	if !f.quiet {
-		cfg.Progress = stderr
-	}
-	runs, err := experiments.Run(context.Background(), in, reg, cfg)
+	log, closeLog, err := f.log.open(stderr)
 	if err != nil {
 		return err
 	}
-	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig()}
+	defer closeLog()
+	start := time.Now() // provenance only
+	prov := experiments.NewProvenance(version, commandLine("simulate", args), start)
+	cfg.Log = log
+	cfg.Progress = newProgress(stderr, "simulate", f.quiet)
+	cfg.Progress.Expect(len(f.schedulers))
+	runs, err := experiments.Run(ctx, in, reg, cfg)
+	cfg.Progress.Close()
+	interrupted := wasInterrupted(ctx, err)
+	if err != nil && !interrupted {
+		return err
+	}
+	prov.Finish(time.Now())
+	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig(), Provenance: prov}
 	if f.format == "table" {
 		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
+	}
+	if interrupted {
+		// What has finished is written; the rest is lost.
+		if len(runs) > 0 {
+			if err := writeResults(stdout, f.format, rep, f.out); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("%w: %d of %d runs had finished; their results are written", errInterrupted, len(runs), len(f.schedulers))
 	}
 	return writeResults(stdout, f.format, rep, f.out)
 }
@@ -356,6 +375,9 @@ func (f *simulateFlags) validate(reg planner.Registry) error {
 		return fmt.Errorf("--schedulers: %s is given twice", name)
 	}
 	if err := f.workloadFlags.validate(); err != nil {
+		return err
+	}
+	if err := f.log.validate(); err != nil {
 		return err
 	}
 	switch {

@@ -114,8 +114,8 @@ A value of a list flag (--slack) is one element; join elements with '/'
 ` + solverTimeoutHelp
 
 // runSweep is `planner sweep`.
-func runSweep(args []string, stdout, stderr io.Writer) error {
-	return runSweepWith(args, stdout, stderr, registry.Default())
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSweepWith(ctx, args, stdout, stderr, registry.Default())
 }
 
 // sweepFlags are sweep's own flags.
@@ -124,7 +124,7 @@ type sweepFlags struct {
 }
 
 // runSweepWith is runSweep with the registry given (for tests).
-func runSweepWith(args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
+func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
 	fs, base := newSimulateFlags("sweep", stdout, reg)
 	defer func() { err = inConfig(fs, err) }()
 	var sf sweepFlags
@@ -154,10 +154,10 @@ func runSweepWith(args []string, stdout, stderr io.Writer, reg planner.Registry)
 		return usageError{err}
 	}
 	sw.Command = "planner sweep " + shellJoin(args)
-	if !base.quiet {
-		sw.Progress = stderr
-	}
-	return sw.run(stdout)
+	sw.prov = experiments.NewProvenance(version, commandLine("sweep", args), time.Now())
+	sw.Progress = newProgress(stderr, "sweep", base.quiet)
+	sw.stderr = stderr
+	return sw.run(ctx, stdout)
 }
 
 // sweepPlan is a validated sweep.
@@ -173,7 +173,9 @@ type sweepPlan struct {
 	points   []*simulateFlags // per (value, seed), value-major
 	reg      planner.Registry
 	Command  string
-	Progress io.Writer
+	Progress *experiments.Progress
+	prov     *experiments.Provenance
+	stderr   io.Writer
 }
 
 // planSweep checks the sweep's flags and builds the flags of every point.
@@ -407,7 +409,7 @@ type pointConfig struct {
 	WorkloadSHA256 string `json:"workload_sha256,omitempty"`
 }
 
-func (p *sweepPlan) run(stdout io.Writer) error {
+func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 	b := p.base
 	// Of each workload file: its content's hash and its window.
 	type fileFacts struct {
@@ -416,7 +418,7 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 	}
 	files := map[string]fileFacts{}
 	sw := &experiments.Sweep{Schedulers: b.schedulers, Registry: p.reg, Dir: b.out, Parallel: b.parallel,
-		Deterministic: b.deterministic, Progress: p.Progress}
+		Deterministic: b.deterministic, Progress: p.Progress, Code: p.prov.Executable, Provenance: p.prov}
 	for i, pf := range p.points {
 		cfg := pointConfig{simulateConfig: pf.effectiveConfig()}
 		cfg.Schedulers = nil
@@ -453,25 +455,38 @@ func (p *sweepPlan) run(stdout io.Writer) error {
 			},
 			Registry: p.reg})
 	}
-	// The results directory is made before the runs, so that a bad --out
-	// fails at once rather than after them.
-	if b.out != "" {
-		if err := os.MkdirAll(b.out, 0o755); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
+	// The results directory and the log file are checked before the runs,
+	// so that a bad --out or --log-file fails at once rather than after them.
+	if err := checkOutDir(b.out); err != nil {
+		return err
 	}
-	runs, stats, err := sw.Run(context.Background())
+	log, closeLog, err := b.log.open(p.stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	sw.Log = log
+	runs, stats, err := sw.Run(ctx)
+	p.Progress.Close()
+	if wasInterrupted(ctx, err) {
+		if b.out == "" {
+			return fmt.Errorf("%w: %d runs had finished (give --out to keep finished runs and resume)", errInterrupted, stats.Computed+stats.Reused)
+		}
+		return fmt.Errorf("%w: the finished runs are stored in %s; the same command resumes the sweep", errInterrupted, filepath.Join(b.out, "points"))
+	}
 	if err != nil {
 		return err
 	}
 	if p.Progress != nil {
-		fmt.Fprintf(p.Progress, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+		fmt.Fprintf(p.stderr, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
 	}
+	p.prov.Finish(time.Now())
 	base := b.effectiveConfig()
 	rep := &experiments.SweepReport{
 		Config: sweepConfig{Study: p.study, Vary: p.flag, Values: p.values, Seeds: p.seeds, Base: base},
 		Flag:   p.flag, Label: p.label, Values: p.values, X: p.x, LogX: logAxis(p.x),
 		Schedulers: b.schedulers, Seeds: p.seeds, Runs: runs, Deterministic: b.deterministic, Command: p.Command,
+		Provenance: p.prov,
 	}
 	return writeResults(stdout, b.format, rep, b.out)
 }

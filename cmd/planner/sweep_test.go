@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -44,9 +45,9 @@ func runCounting(t *testing.T, built *atomic.Int64, args ...string) (counted boo
 	t.Helper()
 	switch args[0] {
 	case "simulate":
-		return true, runSimulateWith(args[1:], io.Discard, io.Discard, countingSchedulers(built))
+		return true, runSimulateWith(context.Background(), args[1:], io.Discard, io.Discard, countingSchedulers(built))
 	case "sweep":
-		return true, runSweepWith(args[1:], io.Discard, io.Discard, countingSchedulers(built))
+		return true, runSweepWith(context.Background(), args[1:], io.Discard, io.Discard, countingSchedulers(built))
 	}
 	_, _, err = runCLI(t, args...)
 	return false, err
@@ -55,7 +56,7 @@ func runCounting(t *testing.T, built *atomic.Int64, args ...string) (counted boo
 func sweepCLI(t *testing.T, reg planner.Registry, args ...string) (string, error) {
 	t.Helper()
 	var out, errb strings.Builder
-	err := runSweepWith(args, &out, &errb, reg)
+	err := runSweepWith(context.Background(), args, &out, &errb, reg)
 	return out.String(), err
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,13 +18,13 @@ import (
 )
 
 // runWorkload dispatches `planner workload generate|import|stats`.
-func runWorkload(args []string, stdout, stderr io.Writer) error {
+func runWorkload(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{errors.New("workload: want 'generate', 'import' or 'stats'")}
 	}
 	switch args[0] {
 	case "generate":
-		return runWorkloadGenerate(args[1:], stdout, stderr)
+		return runWorkloadGenerate(ctx, args[1:], stdout, stderr)
 	case "import":
 		return runWorkloadImport(args[1:], stdout, stderr)
 	case "stats":
@@ -32,7 +33,7 @@ func runWorkload(args []string, stdout, stderr io.Writer) error {
 	return usageError{fmt.Errorf("workload: unknown subcommand %q (want generate, import or stats)", args[0])}
 }
 
-func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
+func runWorkloadGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("workload generate", pflag.ContinueOnError)
 	fs.SetOutput(stdout) // --help prints the usage there
 	var wf workloadFlags
@@ -62,6 +63,9 @@ func runWorkloadGenerate(args []string, stdout, stderr io.Writer) error {
 	w, _, err := wf.open()
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: nothing written", errInterrupted)
 	}
 	return writeWorkload(w, out, stdout)
 }
