@@ -72,11 +72,13 @@ experiments: build
 	$(MAKE) --no-print-directory traces-experiments
 
 # The real traces: each SWF log imported three times (class draws seeded
-# 1–3; a 24 h window from the trace's middle, KTH a week since its middle is
-# quiet; arrivals rescaled to load 1.4 on 256 nodes) and played through the
-# planners, prio and the HPC backfilling baselines; KTH again with a 12 h
-# plan-ahead horizon (its runtimes are hours); the Google 2011 sample as
-# recorded (5 h window).
+# 1–3; a 24 h window from the trace's middle filled to load 1.4 on 256 nodes
+# with the consecutive jobs that carry it, their arrivals compressed into
+# the window; KTH a week, since a day of its middle is some 30 jobs, a few
+# of them carrying most of the load) and played through the planners, prio
+# and the HPC backfilling baselines; KTH again with a 12 h plan-ahead
+# horizon (its runtimes are hours); the Google 2011 sample as recorded (5 h
+# window, its own arrivals).
 TRACES   ?= ../shared/traces
 SWF_LOGS := KTH-SP2-1996-2.1-cln LANL-CM5-1994-4.1-cln LLNL-Thunder-2007-1.1-cln
 traces-experiments: build

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/plannerhq/planner/workloads/traces"
 	"github.com/spf13/pflag"
@@ -27,12 +30,12 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	decimalVar(fs, &o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
 	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
 	decimalVar(fs, &o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
-	fs.Float64Var(&o.Load, "load", 0, "rescale inter-arrival times to this offered load (default: keep the trace's arrivals)")
+	fs.Float64Var(&o.Load, "load", 0, "offered load of the window: as many consecutive jobs as give this load over --hours, their arrivals compressed (or stretched) into the window (default: the trace's own arrivals)")
 	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job")
 	fs.Float64Var(&o.Classes.SLOShare, "slo-share", o.Classes.SLOShare, "share of the offered work carried by SLO jobs")
 	decimalVar(fs, &o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
-	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error (warnings still)")
 	// optionFlags are the flags of the option fields an o.Validate error
 	// can name (workloads.FieldError.Field: a field of traces.Options or of
 	// its workloads.ClassRules); the other fields (Racks, Slowdown, the
@@ -82,12 +85,14 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 	}
 	popts := traces.ParseOptions{SkipBad: skipBad}
 	if !quiet {
-		popts.Progress = func(file string, lines int) {
-			fmt.Fprintf(stderr, "import: %s: %d lines read\n", file, lines)
-		}
+		popts.Progress = newImportProgress(stderr, path).update
 	}
 	t, err := traces.Read(format, path, popts)
 	if err != nil {
+		var pe *traces.ParseError
+		if !skipBad && errors.As(err, &pe) && pe.Skippable() {
+			return fmt.Errorf("workload import: %w (--skip-bad skips and counts such lines)", err)
+		}
 		return fmt.Errorf("workload import: %w", err)
 	}
 	w, rep, err := traces.Build(t, o)
@@ -104,5 +109,58 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if rep.Jobs < traces.FewJobs {
+		// What gives more jobs: with the trace's arrivals a longer window
+		// or a load that fills it; with a load, a longer window or a
+		// higher load; to the trace's end, an earlier start.
+		more := "a longer --hours, or --load (fills --hours with the jobs that carry it),"
+		switch {
+		case o.Hours == 0:
+			more = "an earlier --start"
+		case o.Load > 0:
+			more = "a longer --hours or a higher --load"
+		}
+		fmt.Fprintf(stderr, "import: warning: the window holds %d jobs, fewer than %d: a thin sample of the trace; %s gives more\n",
+			rep.Jobs, traces.FewJobs, more)
+	}
 	return writeWorkload(w, out, stdout)
+}
+
+// progressMinBytes: inputs smaller than this (bytes as stored) are read
+// without progress lines; they take a moment.
+const progressMinBytes = 1 << 20
+
+// importProgress prints how far the read of a trace has got: a line at
+// each quarter of its input bytes reached, then one when it is read.
+type importProgress struct {
+	w       io.Writer
+	path    string // the trace's file or directory
+	begin   time.Time
+	quarter int64 // the last quarter printed
+}
+
+func newImportProgress(w io.Writer, path string) *importProgress {
+	return &importProgress{w: w, path: path, begin: time.Now()}
+}
+
+func (p *importProgress) update(pr traces.Progress) {
+	if pr.TotalBytes < progressMinBytes {
+		return
+	}
+	elapsed := time.Since(p.begin).Seconds()
+	if pr.Done {
+		fmt.Fprintf(p.w, "import: read %d lines, %.1f MB, in %.1f s\n", pr.Lines, float64(pr.TotalBytes)/1e6, elapsed)
+		return
+	}
+	q := min(4*pr.Bytes/pr.TotalBytes, 3)
+	if q <= p.quarter {
+		return
+	}
+	p.quarter = q
+	now := "" // the part being read, of a trace in several files
+	if rel, err := filepath.Rel(p.path, pr.File); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		now = ", now " + rel
+	}
+	fmt.Fprintf(p.w, "import: %d%% of %.1f MB read (%d lines%s), %.1f s\n",
+		25*q, float64(pr.TotalBytes)/1e6, pr.Lines, now, elapsed)
 }

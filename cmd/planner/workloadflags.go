@@ -11,6 +11,7 @@ import (
 
 	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/workloads"
+	"github.com/plannerhq/planner/workloads/traces"
 	"github.com/spf13/pflag"
 )
 
@@ -101,7 +102,7 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 	defer file.Close()
 	wl, err := workloads.Read(file)
 	if err != nil {
-		return nil, "", w.fileError(err)
+		return nil, "", w.fileError(rawTraceOr(w.workload, err))
 	}
 	return wl, filepath.Base(w.workload), nil
 }
@@ -116,7 +117,7 @@ func (w *workloadFlags) header() (*workloads.Header, error) {
 	defer file.Close()
 	h, err := workloads.ReadHeader(file)
 	if err != nil {
-		return nil, w.fileError(err)
+		return nil, w.fileError(rawTraceOr(w.workload, err))
 	}
 	return h, nil
 }
@@ -129,9 +130,22 @@ func (w *workloadFlags) openFile() (*os.File, error) {
 	}
 	if st, err := file.Stat(); err == nil && st.IsDir() {
 		file.Close()
-		return nil, w.fileError(fmt.Errorf("is a directory, want a workload file or a generator (%s)", strings.Join(workloads.Generators(), ", ")))
+		return nil, w.fileError(rawTraceOr(w.workload,
+			fmt.Errorf("is a directory, want a workload file or a generator (%s)", strings.Join(workloads.Generators(), ", "))))
 	}
 	return file, nil
+}
+
+// rawTraceOr is err about the workload file path, or, when path is a raw
+// trace (traces.Sniff), an error that names the import that turns it
+// into a workload file.
+func rawTraceOr(path string, err error) error {
+	format := traces.Sniff(path)
+	if format == "" {
+		return err
+	}
+	return fmt.Errorf("is a raw %s trace, not a workload file; import it first: planner workload import --format %s %s -o W.jsonl",
+		format, format, path)
 }
 
 // fileError is err about the workload file, named once: under --workload

@@ -44,11 +44,13 @@ type Options struct {
 	// MaxProcs, when > 0, replaces the trace's width (its header's
 	// MaxProcs, else the widest job) as the denominator of FitScale.
 	MaxProcs int `json:"max_procs,omitempty"`
-	// Load, when > 0, rescales the window's inter-arrival times (and the
-	// window with them) so that its offered load — node-seconds of its jobs
-	// on the fitted widths / (Nodes · window) — equals Load (SLearn §4.3
-	// adjusts arrivals to a target load this way); 0.01–100, and the
-	// rescaled window must last ≥ 1 s. 0 keeps the trace's arrivals.
+	// Load, when > 0, is the window's offered load — node-seconds of its
+	// jobs on the fitted widths / (Nodes · window) — reached by compressing
+	// or stretching arrivals by one factor (SLearn §4.3 adjusts arrivals to
+	// a target load): with Hours, the window lasts Hours and holds as many
+	// consecutive jobs from its start as give Load within ±LoadTolerance;
+	// with Hours 0, it holds the rest of the trace and its length follows
+	// (it must last ≥ 1 s). 0.01–100; 0 keeps the trace's arrivals.
 	Load float64 `json:"load,omitempty"`
 	// Classes assigns SLO/BE classes, deadlines, preferred racks, values.
 	Classes workloads.ClassRules `json:"classes"`
@@ -117,10 +119,15 @@ type Report struct {
 	Records  int            `json:"records"`
 	Filtered map[string]int `json:"filtered"`
 	// TraceSpanS is last − first kept submit (s); the window is
-	// [WindowStartS, WindowEndS) seconds after the first kept submit.
+	// [WindowStartS, WindowEndS) seconds after the first kept submit, on
+	// the trace's own clock.
 	TraceSpanS   float64 `json:"trace_span_s"`
 	WindowStartS float64 `json:"window_start_s"`
 	WindowEndS   float64 `json:"window_end_s"`
+	// Moved is how many jobs from the asked window start went to the
+	// history because no run of whole jobs from there met the load
+	// (Build, step 3); the window then starts at the next job's submit.
+	Moved int `json:"moved,omitempty"`
 	// Jobs and HistoryJobs are the workload's; AfterWindow the records
 	// submitted after the window (not used).
 	Jobs        int `json:"jobs"`
@@ -138,11 +145,14 @@ type Report struct {
 	Resized int     `json:"resized"`
 	Clamped int     `json:"clamped"`
 	Dropped int     `json:"dropped"`
-	// TraceLoad is the window's offered load with the trace's arrivals,
-	// Load the workload's; ArrivalFactor multiplies inter-arrival times
-	// (1 without Options.Load).
+	// TraceLoad is the window's offered load with the trace's arrivals
+	// (over WindowEndS − WindowStartS), Load the workload's (over WindowS,
+	// the workload's window); ArrivalFactor multiplies inter-arrival
+	// times, the history's too (1 without Options.Load); TargetLoad is
+	// Options.Load.
 	TraceLoad     float64 `json:"trace_load"`
 	Load          float64 `json:"load"`
+	TargetLoad    float64 `json:"target_load,omitempty"`
 	ArrivalFactor float64 `json:"arrival_factor"`
 	WindowS       float64 `json:"window_s"`
 }
@@ -150,15 +160,32 @@ type Report struct {
 // ErrEmptyWindow is returned when the chosen window holds no job.
 var ErrEmptyWindow = errors.New("the window holds no jobs")
 
+// ErrLoadUnmet is returned when no run of consecutive jobs from the window
+// start on carries the target load within ±LoadTolerance: the trace runs
+// out first, or the jobs that would cross the target are too large.
+var ErrLoadUnmet = errors.New("the trace cannot fill the window to the load")
+
 // Build turns a parsed trace into a workload for the target cluster:
 //
-//  1. records sorted by submit (stable); the window is [s, s + Hours) with
-//     s = first submit + StartHours (default: the middle of the span);
-//     earlier records become the predictor's history, later ones are
+//  1. records sorted by submit (stable); the window starts at s = first
+//     submit + StartHours (default: the middle of the span); the records
+//     before it become the predictor's history, the ones after it are
 //     left out;
 //  2. widths fitted to the cluster (Fit);
-//  3. optionally, window submit times (relative to s) and the window
-//     multiplied by ArrivalFactor = trace load / Load;
+//  3. the window, by one of three rules, with trace time t going to
+//     window time (t − s)·f for one arrival factor f:
+//     - Hours, no Load: the trace's own arrivals over [s, s + Hours),
+//     f = 1;
+//     - Hours and Load: the consecutive jobs from s on whose work (node-
+//     seconds on the fitted widths) is Load · Nodes · Hours within
+//     the band of LoadTolerance, nearest to it (loadRun), and
+//     f = Hours / (the next job's submit − s), so that the window lasts
+//     Hours and ends where the next job would arrive (runSpan); when the
+//     job that crosses the target from s overshoots the band, s moves to
+//     the first later job from which a run meets it (Report.Moved);
+//     - Hours = 0: [s, the last submit], with Load f = the trace's load /
+//     Load (the window's length follows);
+//     history submits (before s) are multiplied by the same f;
 //  4. ids 0…n−1 for window jobs, then history; classes by
 //     ClassRules.AssignClasses (window and history separately, in submit
 //     order), terms by ClassRules.Terms.
@@ -173,6 +200,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	rep := &Report{
 		Format: t.Format, Source: filepath.Base(t.Source), Lines: t.Lines, Skipped: t.Skipped,
 		Records: len(t.Records), Filtered: maps.Clone(t.Filtered), Fit: o.Fit, ArrivalFactor: 1,
+		TargetLoad: o.Load,
 	}
 	if len(t.Records) == 0 {
 		return nil, rep, fmt.Errorf("import %s: no usable jobs in the trace (%d filtered, %d bad lines skipped)", rep.Source, t.FilteredTotal(), t.Skipped)
@@ -185,11 +213,6 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	if o.StartHours >= 0 {
 		start = first + o.StartHours*3600
 	}
-	end := start + o.Hours*3600
-	if o.Hours == 0 {
-		end = math.Max(last+1, start+1) // past the last submit
-	}
-	rep.WindowStartS, rep.WindowEndS = start-first, end-first
 
 	rep.MaxProcs, rep.MaxProcsFrom = t.MaxProcs, "header"
 	if o.MaxProcs > 0 {
@@ -203,50 +226,54 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	if o.Fit == FitScale {
 		rep.Scale = float64(o.Nodes) / float64(rep.MaxProcs)
 	}
+	cands := make([]candidate, len(recs))
+	for i := range recs {
+		cands[i] = newCandidate(&recs[i], o, rep.Scale)
+	}
+
+	cut := cutByTime(recs, start, o)
+	if o.Load > 0 && o.Hours > 0 {
+		var err error
+		if cut, err = cutForLoad(recs, cands, start, o, rep.Source); err != nil {
+			return nil, rep, fmt.Errorf("import %s: %w", rep.Source, err)
+		}
+	}
+	rep.WindowStartS, rep.WindowEndS, rep.Moved = cut.start-first, cut.end-first, cut.moved
+	rep.AfterWindow = len(recs) - cut.to
 
 	var hist, win []workloads.Job
 	// The window's records left out, so that a window they empty is told
 	// apart from one the trace leaves empty.
 	var winTooLong, winTooWide int
-	for i := range recs {
-		r := &recs[i]
-		if r.Submit >= end {
-			rep.AfterWindow = len(recs) - i
-			break
-		}
-		inWindow := r.Submit >= start
-		if tooLong(r) {
+	for i := range cut.to {
+		c := &cands[i]
+		inWindow := i >= cut.from
+		switch {
+		case c.long:
 			rep.Filtered = countFiltered(rep.Filtered, reasonTooLong)
 			if inWindow {
 				winTooLong++
 			}
 			continue
-		}
-		nodes, ok := fit(r.Size, o, rep)
-		if !ok {
+		case c.wide:
+			rep.Dropped++
 			if inWindow {
 				winTooWide++
 			}
 			continue
 		}
-		j := workloads.Job{
-			Submit:    r.Submit - start,
-			Nodes:     nodes,
-			Runtime:   max(workloads.RoundMS(r.Runtime), 0.001),
-			Requested: workloads.RoundMS(r.Requested),
-			Features:  r.Features,
-			Kind:      r.Kind,
+		if c.resized {
+			rep.Resized++
 		}
-		if len(r.TaskDurations) > 0 {
-			j.TaskDurations = make([]float64, len(r.TaskDurations))
-			for k, d := range r.TaskDurations {
-				j.TaskDurations[k] = workloads.RoundMS(d)
-			}
+		if c.clamped {
+			rep.Clamped++
 		}
-		if r.Submit < start {
-			hist = append(hist, j)
-		} else {
+		j := c.job
+		j.Submit = recs[i].Submit - cut.start // in trace seconds until the factor is known
+		if inWindow {
 			win = append(win, j)
+		} else {
+			hist = append(hist, j)
 		}
 	}
 	if len(win) == 0 && winTooWide > 0 {
@@ -278,10 +305,11 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		})
 	}
 
-	window := end - start
 	work := workloads.Work(win)
-	rep.TraceLoad = work / (float64(o.Nodes) * window)
-	if o.Load > 0 {
+	window := cut.windowS
+	rep.TraceLoad = work / (float64(o.Nodes) * (cut.end - cut.start))
+	rep.ArrivalFactor = cut.factor
+	if o.Load > 0 && o.Hours == 0 {
 		rep.ArrivalFactor = rep.TraceLoad / o.Load
 		window *= rep.ArrivalFactor
 		if window < minWindowS {
@@ -293,7 +321,7 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	if window > workloads.MaxSeconds {
 		// Blamed on the load when it stretched the window, else on its length.
 		field, name, value := "Hours", "hours", fmt.Sprint(o.Hours)
-		if rep.ArrivalFactor > 1 {
+		if rep.ArrivalFactor > 1 && o.Hours == 0 {
 			field, name, value = "Load", "load", fmt.Sprint(o.Load)
 		} else if o.Hours == 0 {
 			value = "0 (to the end of the trace)"
@@ -365,27 +393,57 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	return w, rep, nil
 }
 
-// fit is a trace width on the target cluster; ok is false when FitDrop
-// drops the job. It counts what it did in rep.
-func fit(size int, o Options, rep *Report) (int, bool) {
-	n := size
-	if o.Fit == FitDrop {
-		if size > o.Nodes {
-			rep.Dropped++
-			return 0, false
-		}
-		return n, true
+// candidate is a record as a workload job, before the window is cut: its
+// Submit is not set, and long or wide records are not used.
+type candidate struct {
+	job workloads.Job
+	// long: a runtime, request or task duration beyond
+	// workloads.MaxSeconds; wide: wider than the cluster under FitDrop.
+	long, wide bool
+	// resized: the fit changed the width; clamped: FitScale cut it to the
+	// cluster's width.
+	resized, clamped bool
+}
+
+func (c *candidate) used() bool { return !c.long && !c.wide }
+
+func newCandidate(r *Record, o Options, scale float64) candidate {
+	c := candidate{long: tooLong(r)}
+	if c.long {
+		return c
 	}
-	n = int(math.Round(float64(size) * rep.Scale))
+	c.job = workloads.Job{
+		Nodes:     fit(r.Size, o, scale, &c),
+		Runtime:   max(workloads.RoundMS(r.Runtime), 0.001),
+		Requested: workloads.RoundMS(r.Requested),
+		Features:  r.Features,
+		Kind:      r.Kind,
+	}
+	if len(r.TaskDurations) > 0 {
+		c.job.TaskDurations = make([]float64, len(r.TaskDurations))
+		for k, d := range r.TaskDurations {
+			c.job.TaskDurations[k] = workloads.RoundMS(d)
+		}
+	}
+	return c
+}
+
+// fit is a trace width on the target cluster (scale: nodes / MaxProcs
+// for FitScale). It marks in c a job FitDrop drops (wide) and what it
+// changed (resized, clamped).
+func fit(size int, o Options, scale float64, c *candidate) int {
+	if o.Fit == FitDrop {
+		c.wide = size > o.Nodes
+		return size
+	}
+	n := int(math.Round(float64(size) * scale))
 	if n > o.Nodes {
 		n = o.Nodes
-		rep.Clamped++
+		c.clamped = true
 	}
 	n = max(n, 1)
-	if n != size {
-		rep.Resized++
-	}
-	return n, true
+	c.resized = n != size
+	return n
 }
 
 // WriteText prints the report as a few lines for the importer's log.
@@ -409,14 +467,22 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, ", %d bad lines skipped\n", r.Skipped)
 	fmt.Fprintf(w, "window: [%.2f h, %.2f h) of a %.2f h submit span: %d jobs, %d history jobs before it, %d jobs after it left out\n",
 		r.WindowStartS/3600, r.WindowEndS/3600, r.TraceSpanS/3600, r.Jobs, r.HistoryJobs, r.AfterWindow)
+	if r.Moved > 0 {
+		fmt.Fprintf(w, "window start moved past %d jobs to %.2f h: no run of whole jobs from the asked start met the load within ±%.3g\n",
+			r.Moved, r.WindowStartS/3600, loadBand(r.TargetLoad))
+	}
 	if r.Fit == FitScale {
 		fmt.Fprintf(w, "fit scale: widths × %.4g (cluster / %d procs, %s): %d resized, %d cut to the cluster\n",
 			r.Scale, r.MaxProcs, r.MaxProcsFrom, r.Resized, r.Clamped)
 	} else {
 		fmt.Fprintf(w, "fit drop: %d jobs wider than the cluster dropped\n", r.Dropped)
 	}
-	_, err := fmt.Fprintf(w, "load: %.3f with the trace's arrivals, %.3f imported (inter-arrival times × %.4g, window %.0f s)\n",
-		r.TraceLoad, r.Load, r.ArrivalFactor, r.WindowS)
+	asked := ""
+	if r.TargetLoad > 0 {
+		asked = fmt.Sprintf(", asked %g", r.TargetLoad)
+	}
+	_, err := fmt.Fprintf(w, "load: %.3f with the trace's arrivals, %.3f imported%s (inter-arrival times × %.4g, window %.0f s = %.2f h)\n",
+		r.TraceLoad, r.Load, asked, r.ArrivalFactor, r.WindowS, r.WindowS/3600)
 	return err
 }
 

@@ -116,14 +116,17 @@ func TestBuildFit(t *testing.T) {
 	}
 }
 
-func TestBuildLoad(t *testing.T) {
-	// 11 jobs of 4 nodes × 600 s in a 10 h window on 16 nodes: load
-	// 11·2400 / (16·36000) = 0.0458…; a target of 0.5 compresses arrivals.
+// TestBuildLoadToTheEnd: with Hours 0 the window runs to the trace's end
+// and Load rescales its inter-arrival times (and its length with them).
+func TestBuildLoadToTheEnd(t *testing.T) {
+	// 16 jobs of 4 nodes × 600 s from 5 h to the last submit at 20 h (a
+	// window of 15 h + 1 s) on 16 nodes: load 16·2400 / (16·54001) =
+	// 0.0444…; a target of 0.5 compresses arrivals.
 	tr := hourly(21, 16, 4)
 	o := DefaultOptions()
-	o.Nodes, o.Racks, o.StartHours, o.Hours = 16, 2, 5, 10
+	o.Nodes, o.Racks, o.StartHours, o.Hours = 16, 2, 5, 0
 	w0, rep0 := build(t, tr, o)
-	if want := 10 * 2400.0 / (16 * 36000); math.Abs(rep0.TraceLoad-want) > 1e-12 || rep0.Load != rep0.TraceLoad || rep0.ArrivalFactor != 1 {
+	if want := 16 * 2400.0 / (16 * 54001); math.Abs(rep0.TraceLoad-want) > 1e-12 || rep0.Load != rep0.TraceLoad || rep0.ArrivalFactor != 1 {
 		t.Fatalf("trace load %v (want %v), load %v, factor %v", rep0.TraceLoad, want, rep0.Load, rep0.ArrivalFactor)
 	}
 	o.Load = 0.5
@@ -132,7 +135,7 @@ func TestBuildLoad(t *testing.T) {
 		t.Errorf("load %v (stats %v), want 0.5", rep.Load, workloads.Stats(w).Load)
 	}
 	f := rep.ArrivalFactor
-	if math.Abs(f-rep0.TraceLoad/0.5) > 1e-12 || math.Abs(w.Header.WindowS-36000*f) > 1e-6 {
+	if math.Abs(f-rep0.TraceLoad/0.5) > 1e-12 || math.Abs(w.Header.WindowS-54001*f) > 1e-6 {
 		t.Errorf("factor %v, window %v", f, w.Header.WindowS)
 	}
 	for i := range w.Jobs {
@@ -214,7 +217,7 @@ func TestBuildErrors(t *testing.T) {
 		{"nan load", hourly(10, 8, 1), func(o *Options) { o.Load = math.NaN() }, "load must be"},
 		{"tiny hours", hourly(10, 8, 1), func(o *Options) { o.Hours = 1e-9 }, "hours must be 0 (to the end of the trace) or in [0.01, 1e+06]"},
 		{"negative hours", hourly(10, 8, 1), func(o *Options) { o.Hours = -1 }, "hours must be"},
-		{"squeezed window", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load = 1000, FitDrop, 100 }, "squeezes the window"},
+		{"squeezed window", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load, o.Hours = 1000, FitDrop, 100, 0 }, "squeezes the window"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,7 +259,7 @@ func TestBuildWindowField(t *testing.T) {
 			"100 puts the window at [100.00 h, 101.00 h) of the 9.00 h trace: the window holds no jobs"},
 		{"empty window from the middle", hourly(10, 8, 1), func(o *Options) { o.Hours = 0.5 }, "Hours",
 			"0.5 from the middle of the trace puts the window at [4.50 h, 5.00 h) of the 9.00 h trace: the window holds no jobs"},
-		{"squeezed by the load", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load = 1000, FitDrop, 100 }, "Load",
+		{"squeezed by the load", hourly(10, 8, 1), func(o *Options) { o.Nodes, o.Fit, o.Load, o.Hours = 1000, FitDrop, 100, 0 }, "Load",
 			"100 squeezes the window's 3e+03 node-seconds of jobs on 1000 nodes into 0.03 s (under 1 s); ask for a lower load"},
 		{"too long for its length", hourly(10, 8, 1), func(o *Options) { o.StartHours, o.Hours = 0, 1e6 }, "Hours",
 			"1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
@@ -390,12 +393,12 @@ func TestBuildBoundsAfterRescaling(t *testing.T) {
 	tr.Records[60].Runtime = 9e8
 	tr.Records = append(tr.Records, Record{Submit: -6e8, Runtime: 600, Size: 1})
 	o := DefaultOptions()
-	o.StartHours, o.Hours = 6e8/3600+50, 20
+	o.StartHours, o.Hours = 6e8/3600+50, 0
 	o.Classes.SlackPct = []float64{workloads.MaxSlackPct}
 	o.Load = 0.01 // stretches the arrivals, the history's too
 	w, rep := build(t, tr, o)
-	if len(w.Jobs) != 20 {
-		t.Errorf("window jobs %d, want 20", len(w.Jobs))
+	if len(w.Jobs) != 51 {
+		t.Errorf("window jobs %d, want 51", len(w.Jobs))
 	}
 	if got := rep.Filtered["history more than 1e+09 s before the window"]; got != 1 {
 		t.Errorf("filtered as too old after rescaling: %d, want 1 (arrival factor %v, %v)", got, rep.ArrivalFactor, rep.Filtered)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,8 +117,13 @@ func checkTrace(t *testing.T, tr *Trace) {
 		o := DefaultOptions()
 		o.StartHours, o.Hours, o.Fit, o.Load, o.Nodes, o.Racks = 0, 0, FitDrop, 1.4, 8, 2
 		return o
+	}(), func() Options {
+		// A window cut to a load: its load within the band, or an error.
+		o := DefaultOptions()
+		o.StartHours, o.Hours, o.Load, o.Nodes, o.Racks = 0, 0.05, 0.5, 8, 2
+		return o
 	}()} {
-		w, _, err := Build(tr, o)
+		w, rep, err := Build(tr, o)
 		if err != nil {
 			if strings.Contains(err.Error(), "bug") {
 				t.Fatalf("Build: %v", err)
@@ -126,6 +132,9 @@ func checkTrace(t *testing.T, tr *Trace) {
 		}
 		if err := w.Validate(); err != nil {
 			t.Fatalf("Build returned an invalid workload: %v", err)
+		}
+		if o.Hours > 0 && o.Load > 0 && (math.Abs(rep.Load-o.Load) > loadBand(o.Load)+1e-9 || w.Header.WindowS != o.Hours*3600) {
+			t.Fatalf("window of %v s at load %v, want %v s at %v ± %v", w.Header.WindowS, rep.Load, o.Hours*3600, o.Load, loadBand(o.Load))
 		}
 	}
 }

@@ -94,25 +94,40 @@ func ReadGoogle2011(dir string, opts ParseOptions) (*Trace, error) {
 		return nil, fmt.Errorf("%s is a file: google2011 wants the cluster-data directory (job_events/, task_events/)", dir)
 	}
 	g := newGoogle2011(dir, &opts)
-	for _, table := range []struct {
+	tables := []struct {
 		sub   string
 		parse func(io.Reader, string) error
-	}{{"job_events", g.jobEvents}, {"task_events", g.taskEvents}} {
-		files, err := filepath.Glob(filepath.Join(dir, table.sub, "*.csv*"))
+		files []string
+	}{{sub: "job_events", parse: g.jobEvents}, {sub: "task_events", parse: g.taskEvents}}
+	var total int64 // bytes of every part, for the progress
+	for i := range tables {
+		tab := &tables[i]
+		files, err := filepath.Glob(filepath.Join(dir, tab.sub, "*.csv*"))
 		if err != nil {
 			return nil, err
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("%s: no %s/*.csv[.gz] files (want the cluster-data 2011 layout)", dir, table.sub)
+			return nil, fmt.Errorf("%s: no %s/*.csv[.gz] files (want the cluster-data 2011 layout)", dir, tab.sub)
 		}
 		slices.Sort(files)
+		tab.files = files
 		for _, f := range files {
-			if err := withFile(f, func(r io.Reader) error { return table.parse(r, f) }); err != nil {
+			if st, err := os.Stat(f); err == nil {
+				total += st.Size()
+			}
+		}
+	}
+	opts.startProgress(total)
+	for _, tab := range tables {
+		for _, f := range tab.files {
+			if err := withFile(f, &opts, func(r io.Reader) error { return tab.parse(r, f) }); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return g.finish(), nil
+	t := g.finish()
+	opts.doneProgress()
+	return t, nil
 }
 
 // gTime parses a time in µs; after is true for the after-the-end marker.

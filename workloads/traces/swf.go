@@ -40,13 +40,18 @@ const (
 // ParseSWF reads a trace in the Standard Workload Format of the Parallel
 // Workloads Archive: ";" header lines (MaxProcs, UnixStartTime, TimeZone,
 // TimeZoneString are used), then one job per line of 18 whitespace-
-// separated numbers, −1 meaning unknown. Kept: status 1 (completed) or −1
-// (unknown), run time > 0 and processors > 0 (allocated, else requested);
-// status 0 is counted as "failed", 5 as "cancelled", 2–4 as "partial
-// (status N)". The job's width is its allocated processors (field 5), or
-// the requested ones (field 8) when unknown; its requested time is
-// field 9. Blank lines are ignored; any other malformed line is an error
-// naming file and line.
+// separated numbers, −1 meaning unknown. Kept: run time > 0, processors
+// > 0 (allocated, else requested), and a status (field 11) that says the
+// run completed, or none: 1 (completed) or −1 (not recorded). The other
+// statuses are filtered out and counted by reason (Trace.Filtered):
+// 0 "failed", 5 "cancelled", 2–4 "partial run (status N)" (pieces of a
+// checkpointed or swapped job, whose own line carries the whole run), and
+// any code outside the format's set (some logs use their own, which their
+// header notes explain) as "status N (not an SWF code)": its run is not
+// known to have completed. The job's width is its allocated processors
+// (field 5), or the requested ones (field 8) when unknown; its requested
+// time is field 9. Blank lines are ignored; any other malformed line is
+// an error naming file and line.
 func ParseSWF(r io.Reader, name string, opts ParseOptions) (*Trace, error) {
 	p := swfParser{t: &Trace{Format: FormatSWF, Source: name}}
 	err := newLines(r, name, &opts, p.t).each(func(s []byte) error {
@@ -127,16 +132,8 @@ func (p *swfParser) job(s []byte) error {
 	if err := parseSWFLine(s, f); err != nil {
 		return err
 	}
-	switch st := int(f[swfStatus]); st {
-	case 1, -1:
-	case 0:
-		t.filter("failed")
-		return nil
-	case 5:
-		t.filter("cancelled")
-		return nil
-	default:
-		t.filter(fmt.Sprintf("partial (status %d)", st))
+	if reason := swfStatusFilter(f[swfStatus]); reason != "" {
+		t.filter(reason)
 		return nil
 	}
 	size := int(f[swfProcs])
@@ -170,7 +167,23 @@ func (p *swfParser) job(s []byte) error {
 	return nil
 }
 
-// swfMaxValue bounds every SWF number: times of centuries, processor
+// swfStatusFilter is why a job of status st is filtered out, "" when it
+// is kept (see ParseSWF).
+func swfStatusFilter(st float64) string {
+	switch st {
+	case 1, -1:
+		return ""
+	case 0:
+		return "failed"
+	case 5:
+		return "cancelled"
+	case 2, 3, 4:
+		return fmt.Sprintf("partial run (status %v)", st)
+	}
+	return fmt.Sprintf("status %s (not an SWF code)", strconv.FormatFloat(st, 'g', -1, 64))
+}
+
+// swfMaxValue bounds every SWF number but the status: times of centuries, processor
 // counts of millions; larger values are corrupt lines, and the bound keeps
 // conversions to int exact.
 const swfMaxValue = 1 << 40
@@ -186,7 +199,7 @@ func parseSWFLine(s []byte, f *[swfFields]float64) error {
 		if err != nil || !workloads.Finite(v) {
 			return fmt.Errorf("field %d: %q is not a number", i+1, b)
 		}
-		if v < -1 || v > swfMaxValue {
+		if i != swfStatus && (v < -1 || v > swfMaxValue) { // any status is a code (swfStatusFilter)
 			return fmt.Errorf("field %d: %v out of range [-1, 2^40]", i+1, v)
 		}
 		f[i] = v

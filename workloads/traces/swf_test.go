@@ -2,6 +2,7 @@ package traces
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -131,3 +132,30 @@ func TestImportRealSWF(t *testing.T) {
 // sharedTraces is the project's directory of real traces, beside the
 // repository (and beside each worktree).
 var sharedTraces = filepath.Join("..", "..", "..", "shared", "traces")
+
+// TestParseSWFStatus: jobs are kept when their status says the run
+// completed (1) or is not recorded (−1); the others are filtered and
+// counted by reason, codes the format does not define included, and no
+// status code fails the read.
+func TestParseSWFStatus(t *testing.T) {
+	var in strings.Builder
+	for i, st := range []string{"1", "-1", "0", "5", "2", "3", "4", "7", "-2", "1.5", "100000000000000", "7"} {
+		fmt.Fprintf(&in, "%d %d 0 60 4 -1 -1 4 60 -1 %s 5 3 9 2 -1 -1 -1\n", i+1, i*60, st)
+	}
+	tr, err := ParseSWF(strings.NewReader(in.String()), "status.swf", ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Records) != 2 || tr.Records[0].Submit != 0 || tr.Records[1].Submit != 60 {
+		t.Errorf("kept %+v, want the jobs of status 1 and −1", tr.Records)
+	}
+	want := map[string]int{
+		"failed": 1, "cancelled": 1,
+		"partial run (status 2)": 1, "partial run (status 3)": 1, "partial run (status 4)": 1,
+		"status 7 (not an SWF code)": 2, "status -2 (not an SWF code)": 1, "status 1.5 (not an SWF code)": 1,
+		"status 1e+14 (not an SWF code)": 1,
+	}
+	if !reflect.DeepEqual(tr.Filtered, want) {
+		t.Errorf("filtered %v\nwant %v", tr.Filtered, want)
+	}
+}

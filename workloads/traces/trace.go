@@ -103,25 +103,94 @@ type ParseOptions struct {
 	// SkipBad skips malformed lines (counting them in Trace.Skipped)
 	// instead of failing on the first one.
 	SkipBad bool
-	// Progress, when set, is called every ProgressLines lines of each
-	// input file with the file's name and its lines read so far.
-	Progress func(file string, lines int)
+	// Progress, when set, is called every ProgressLines lines read and,
+	// by Read and ReadGoogle2011, once more when the whole input is read
+	// (Progress.Done).
+	Progress func(Progress)
+
+	// track counts what Progress is told, over every file of one read.
+	track *tracker
+}
+
+// Progress is how far a read has got, for ParseOptions.Progress.
+type Progress struct {
+	// File is the file being read.
+	File string
+	// Lines is the number of lines read so far, over all files.
+	Lines int
+	// Bytes is how much of the input has been read, as stored (the
+	// compressed bytes of a gzip file), of TotalBytes, the size of every
+	// file the read takes; both are 0 when the input is a reader rather
+	// than files (ParseSWF and the other parsers called directly).
+	Bytes, TotalBytes int64
+	// Done is set on the last call, after the whole input is read.
+	Done bool
 }
 
 // ProgressLines is how often (in lines) ParseOptions.Progress is called.
-const ProgressLines = 250_000
+const ProgressLines = 10_000
+
+// tracker is the progress of one read, shared by its files.
+type tracker struct {
+	fn func(Progress)
+	p  Progress
+}
+
+// startProgress sets up the progress of a read over input of total bytes
+// (when opts.Progress is set).
+func (o *ParseOptions) startProgress(total int64) {
+	if o.Progress != nil {
+		o.track = &tracker{fn: o.Progress, p: Progress{TotalBytes: total}}
+	}
+}
+
+// doneProgress reports that the whole input is read.
+func (o *ParseOptions) doneProgress() {
+	if t := o.track; t != nil {
+		t.p.Done = true
+		t.fn(t.p)
+	}
+}
+
+// line counts one line of file, telling Progress every ProgressLines.
+func (t *tracker) line(file string) {
+	t.p.Lines++
+	if t.p.Lines%ProgressLines == 0 {
+		t.p.File = file
+		t.fn(t.p)
+	}
+}
+
+// countingReader adds the bytes read through it to *n.
+type countingReader struct {
+	r io.Reader
+	n *int64
+}
+
+func (c countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	*c.n += int64(n)
+	return n, err
+}
 
 // maxLineBytes bounds one input line; trace lines are well under 1 KiB.
 const maxLineBytes = 1 << 20
 
-// ParseError is a bad line of a trace file.
+// ParseError is a bad line of a trace file, or a failed read at a line.
 type ParseError struct {
 	File string
 	Line int
 	Err  error
+	// read: the input could not be read at Line (a line too long, a
+	// damaged gzip stream); ParseOptions.SkipBad does not skip those.
+	read bool
 }
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+
+// Skippable reports whether the error is a malformed line, one that
+// ParseOptions.SkipBad skips and counts, rather than a failed read.
+func (e *ParseError) Skippable() bool { return !e.read }
 
 // Unwrap returns the problem.
 func (e *ParseError) Unwrap() error { return e.Err }
@@ -138,6 +207,9 @@ type lines struct {
 }
 
 func newLines(r io.Reader, name string, opts *ParseOptions, t *Trace) *lines {
+	if opts.Progress != nil && opts.track == nil {
+		opts.startProgress(0) // a parser called on a reader: lines only
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	return &lines{name: name, sc: sc, opts: opts, trace: t}
@@ -154,8 +226,8 @@ func (l *lines) next() ([]byte, bool) {
 	}
 	l.n++
 	l.trace.Lines++
-	if l.opts.Progress != nil && l.n%ProgressLines == 0 {
-		l.opts.Progress(l.name, l.n)
+	if l.opts.track != nil {
+		l.opts.track.line(l.name)
 	}
 	b := bytes.TrimSuffix(l.sc.Bytes(), []byte("\r"))
 	if l.n == 1 {
@@ -168,9 +240,9 @@ func (l *lines) next() ([]byte, bool) {
 func (l *lines) err() error {
 	if err := l.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return &ParseError{File: l.name, Line: l.n + 1, Err: fmt.Errorf("line longer than %d bytes", maxLineBytes)}
+			return &ParseError{File: l.name, Line: l.n + 1, Err: fmt.Errorf("line longer than %d bytes", maxLineBytes), read: true}
 		}
-		return &ParseError{File: l.name, Line: l.n + 1, Err: err}
+		return &ParseError{File: l.name, Line: l.n + 1, Err: err, read: true}
 	}
 	return nil
 }
@@ -226,17 +298,25 @@ func Read(format, path string, opts ParseOptions) (*Trace, error) {
 		return nil, fmt.Errorf("unknown trace format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
 	var t *Trace
-	err := withFile(path, func(r io.Reader) error {
+	if st, err := os.Stat(path); err == nil {
+		opts.startProgress(st.Size())
+	}
+	err := withFile(path, &opts, func(r io.Reader) error {
 		var err error
 		t, err = parse(r, path, opts)
 		return err
 	})
-	return t, err
+	if err != nil {
+		return nil, err
+	}
+	opts.doneProgress()
+	return t, nil
 }
 
 // withFile opens path, decompressing it when it starts with the gzip magic
-// bytes, and hands the contents to read.
-func withFile(path string, read func(io.Reader) error) error {
+// bytes, and hands the contents to read; the bytes read from the file
+// count in the progress of opts.
+func withFile(path string, opts *ParseOptions, read func(io.Reader) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -245,7 +325,11 @@ func withFile(path string, read func(io.Reader) error) error {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a directory, want a trace file", path)
 	}
-	br := bufio.NewReaderSize(f, 256<<10)
+	var in io.Reader = f
+	if opts.track != nil {
+		in = countingReader{f, &opts.track.p.Bytes}
+	}
+	br := bufio.NewReaderSize(in, 256<<10)
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
