@@ -125,9 +125,13 @@ type Report struct {
 	WindowStartS float64 `json:"window_start_s"`
 	WindowEndS   float64 `json:"window_end_s"`
 	// Moved is how many jobs from the asked window start went to the
-	// history because no run of whole jobs from there met the load
-	// (Build, step 3); the window then starts at the next job's submit.
+	// history because no run of whole jobs from there met the load — from
+	// the default start, no run of at least FewJobs jobs (Build, step 3);
+	// the window then starts at the next job's submit.
 	Moved int `json:"moved,omitempty"`
+	// FromMiddle: the window start was the default, the middle of the
+	// trace's submit span.
+	FromMiddle bool `json:"from_middle,omitempty"`
 	// Jobs and HistoryJobs are the workload's; AfterWindow the records
 	// submitted after the window (not used).
 	Jobs        int `json:"jobs"`
@@ -182,7 +186,10 @@ var ErrLoadUnmet = errors.New("the trace cannot fill the window to the load")
 //     f = Hours / (the next job's submit − s), so that the window lasts
 //     Hours and ends where the next job would arrive (runSpan); when the
 //     job that crosses the target from s overshoots the band, s moves to
-//     the first later job from which a run meets it (Report.Moved);
+//     the first later job from which a run meets it (Report.Moved); from
+//     the default start (the middle), a run must also hold at least
+//     FewJobs jobs, so that the window is a real sample of the trace,
+//     unless no start on allows it;
 //     - Hours = 0: [s, the last submit], with Load f = the trace's load /
 //     Load (the window's length follows);
 //     history submits (before s) are multiplied by the same f;
@@ -210,7 +217,8 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	first, last := recs[0].Submit, recs[len(recs)-1].Submit
 	rep.TraceSpanS = last - first
 	start := first + rep.TraceSpanS/2
-	if o.StartHours >= 0 {
+	rep.FromMiddle = o.StartHours < 0
+	if !rep.FromMiddle {
 		start = first + o.StartHours*3600
 	}
 
@@ -468,8 +476,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "window: [%.2f h, %.2f h) of a %.2f h submit span: %d jobs, %d history jobs before it, %d jobs after it left out\n",
 		r.WindowStartS/3600, r.WindowEndS/3600, r.TraceSpanS/3600, r.Jobs, r.HistoryJobs, r.AfterWindow)
 	if r.Moved > 0 {
-		fmt.Fprintf(w, "window start moved past %d jobs to %.2f h: no run of whole jobs from the asked start met the load within ±%.3g\n",
-			r.Moved, r.WindowStartS/3600, loadBand(r.TargetLoad))
+		why := "met the load"
+		if r.FromMiddle {
+			why = fmt.Sprintf("of at least %d jobs met the load", FewJobs)
+		}
+		fmt.Fprintf(w, "window start moved past %d jobs to %.2f h: no run of whole jobs from the start %s within ±%.3g\n",
+			r.Moved, r.WindowStartS/3600, why, loadBand(r.TargetLoad))
 	}
 	if r.Fit == FitScale {
 		fmt.Fprintf(w, "fit scale: widths × %.4g (cluster / %d procs, %s): %d resized, %d cut to the cluster\n",

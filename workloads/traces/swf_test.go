@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -124,7 +125,7 @@ func TestImportRealSWF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w.Jobs) == 0 || len(w.History) == 0 || rep.Load < 1.39 || rep.Load > 1.41 {
+	if len(w.Jobs) == 0 || len(w.History) == 0 || math.Abs(rep.Load-1.4) > LoadTolerance {
 		t.Errorf("%d jobs, %d history, load %v", len(w.Jobs), len(w.History), rep.Load)
 	}
 }

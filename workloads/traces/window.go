@@ -80,7 +80,17 @@ func cutForLoad(recs []Record, cands []candidate, start float64, o Options, sour
 			o.Hours, windowS, float64(workloads.MaxSeconds))
 	}
 	capacity := float64(o.Nodes) * windowS // node-seconds
-	i, k, ok := loadRun(sub, work, o.Load*capacity, loadBand(o.Load)*capacity)
+	target, tol := o.Load*capacity, loadBand(o.Load)*capacity
+	// From the default start (the middle of the trace) the window is a
+	// real sample when some start allows: at least FewJobs jobs, the
+	// first such run from the middle on; an asked start is kept.
+	i, k, ok := 0, 0, false
+	if o.StartHours < 0 {
+		i, k, ok = loadRun(sub, work, target, tol, FewJobs)
+	}
+	if !ok {
+		i, k, ok = loadRun(sub, work, target, tol, 1)
+	}
 	if !ok {
 		return window{}, loadUnmet(sub, work, start-recs[0].Submit, capacity, o, source)
 	}
@@ -146,12 +156,14 @@ func jobsText(n int) string {
 // runs within the band from that start, the one nearest to target wins,
 // the shortest on a tie. ok is false when no run is within the band: the
 // jobs from every start run out below target − tol, or overshoot
-// target + tol with the job that crosses it.
+// target + tol with the job that crosses it. A run must hold at least
+// minJobs jobs (FewJobs for a window that should be a real sample of the
+// trace, 1 for any); starts whose runs hold fewer are passed over.
 //
 // The work of the first qualifying end only shrinks as the start moves
 // on, so that end never moves back: the search is linear in len(sub) plus
 // the runs it compares within the band.
-func loadRun(sub, work []float64, target, tol float64) (i, k int, ok bool) {
+func loadRun(sub, work []float64, target, tol float64, minJobs int) (i, k int, ok bool) {
 	n := len(sub)
 	pre := make([]float64, n+1) // pre[j]: work of jobs 0…j−1
 	for j, w := range work {
@@ -178,6 +190,9 @@ func loadRun(sub, work []float64, target, tol float64) (i, k int, ok bool) {
 			if boundary(c) && math.Abs(pre[c]-pre[i]-target) < math.Abs(pre[best]-pre[i]-target) {
 				best = c
 			}
+		}
+		if best-i < minJobs {
+			continue // too few jobs from this start
 		}
 		return i, best, true
 	}

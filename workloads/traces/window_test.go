@@ -15,24 +15,29 @@ func TestLoadRun(t *testing.T) {
 		name        string
 		sub, work   []float64
 		target, tol float64
+		minJobs     int // 0: 1
 		i, k        int
 		ok          bool
 	}{
-		{"exact", []float64{0, 1, 2, 3, 4}, []float64{1, 1, 1, 1, 1}, 3, 0.1, 0, 3, true},
+		{"exact", []float64{0, 1, 2, 3, 4}, []float64{1, 1, 1, 1, 1}, 3, 0.1, 0, 0, 3, true},
 		// Runs of 2, 3 are within 2.9 ± 1; 3 is nearer; 4 is beyond.
-		{"nearest within the band", []float64{0, 1, 2, 3, 4}, []float64{1, 1, 1, 1, 1}, 2.9, 1, 0, 3, true},
+		{"nearest within the band", []float64{0, 1, 2, 3, 4}, []float64{1, 1, 1, 1, 1}, 2.9, 1, 0, 0, 3, true},
 		// From job 0 the only ends are 1 (1) and 3 (3): a group of equal
 		// submits is not split, so the start moves to job 1.
-		{"equal submits stay together", []float64{0, 1, 1, 2}, []float64{1, 1, 1, 1}, 2, 0.1, 1, 3, true},
+		{"equal submits stay together", []float64{0, 1, 1, 2}, []float64{1, 1, 1, 1}, 2, 0.1, 0, 1, 3, true},
 		// Job 1 overshoots from starts 0 and 1; from 2 the run to the end.
-		{"a large job moves the start", []float64{0, 1, 2, 3, 4}, []float64{1, 10, 1, 1, 1}, 3, 0.1, 2, 5, true},
-		{"runs out", []float64{0, 1}, []float64{1, 1}, 3, 0.1, 0, 0, false},
-		{"overshoots from every start", []float64{0, 1}, []float64{1, 10}, 3, 0.1, 0, 0, false},
-		{"a single job", []float64{5}, []float64{2}, 2, 0.1, 0, 1, true},
+		{"a large job moves the start", []float64{0, 1, 2, 3, 4}, []float64{1, 10, 1, 1, 1}, 3, 0.1, 0, 2, 5, true},
+		{"runs out", []float64{0, 1}, []float64{1, 1}, 3, 0.1, 0, 0, 0, false},
+		{"overshoots from every start", []float64{0, 1}, []float64{1, 10}, 3, 0.1, 0, 0, 0, false},
+		{"a single job", []float64{5}, []float64{2}, 2, 0.1, 0, 0, 1, true},
+		// From job 0 a run of 1 meets 3 (the 3-node-second job); at least
+		// 3 jobs are asked, so the start moves to job 1: 1+1+1.
+		{"too few jobs move the start", []float64{0, 1, 2, 3}, []float64{3, 1, 1, 1}, 3, 0.1, 3, 1, 4, true},
+		{"too few jobs from every start", []float64{0, 1}, []float64{3, 3}, 3, 0.1, 2, 0, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			i, k, ok := loadRun(tc.sub, tc.work, tc.target, tc.tol)
+			i, k, ok := loadRun(tc.sub, tc.work, tc.target, tc.tol, max(tc.minJobs, 1))
 			if i != tc.i || k != tc.k || ok != tc.ok {
 				t.Errorf("loadRun = %d, %d, %v; want %d, %d, %v", i, k, ok, tc.i, tc.k, tc.ok)
 			}
@@ -129,6 +134,35 @@ func TestBuildLoadWindow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuildDefaultStartSample: from the default start (the middle) a
+// window holds at least FewJobs jobs when a later start allows it; an
+// asked start is kept. 1,000 jobs of 4 nodes × 60 s come every 600 s;
+// the one at the middle runs 1,000 h. On 16 nodes over 2 h at load 1,
+// 480 short jobs fill the window; from the middle the long job alone
+// overshoots, so the window starts after it.
+func TestBuildDefaultStartSample(t *testing.T) {
+	tr := every(1000, 60)
+	tr.Records[500].Runtime = 3.6e6
+	tr.Records[501].Runtime = 60 * 400 // a run from here holds 1 job + the rest: too few
+	for _, asked := range []bool{false, true} {
+		o := DefaultOptions()
+		o.Nodes, o.Racks, o.Hours, o.Load = 16, 2, 2, 1
+		if asked {
+			o.StartHours = 501 * 600 / 3600.0
+		}
+		w, rep := build(t, tr, o)
+		switch {
+		case !asked && (len(w.Jobs) < FewJobs || rep.Moved != 2 || !rep.FromMiddle):
+			t.Errorf("default start: %d jobs, moved %d; want ≥ %d jobs after moving past 2", len(w.Jobs), rep.Moved, FewJobs)
+		case asked && (len(w.Jobs) >= FewJobs || rep.Moved != 0):
+			t.Errorf("asked start: %d jobs, moved %d; want the asked start kept (a thin window)", len(w.Jobs), rep.Moved)
+		}
+		if math.Abs(rep.Load-1) > loadBand(1) {
+			t.Errorf("load %v", rep.Load)
+		}
 	}
 }
 
