@@ -26,7 +26,7 @@ func runWorkload(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case "generate":
 		return runWorkloadGenerate(ctx, args[1:], stdout, stderr)
 	case "import":
-		return runWorkloadImport(args[1:], stdout, stderr)
+		return runWorkloadImport(ctx, args[1:], stdout, stderr)
 	case "stats":
 		return runWorkloadStats(args[1:], stdout, stderr)
 	}

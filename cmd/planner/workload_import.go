@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 )
 
 // runWorkloadImport is `planner workload import --format F PATH -o W.jsonl`.
-func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
+func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("workload import", pflag.ContinueOnError)
 	fs.SetOutput(stdout) // --help prints the usage there
 	o := traces.DefaultOptions()
@@ -122,6 +123,9 @@ func runWorkloadImport(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "import: warning: the window holds %d jobs, fewer than %d: a thin sample of the trace; %s gives more\n",
 			rep.Jobs, traces.FewJobs, more)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: nothing written", errInterrupted)
 	}
 	return writeWorkload(w, out, stdout)
 }
