@@ -244,7 +244,7 @@ func (h *heuristic) baseOrders(guide []float64) []constructionOrder {
 // of the best known (98.5% from the best construction). As a chain's start
 // it helped there (eight search seeds: 97.6% → 98.9%) but not on seed 4
 // (98.4% → 97.9%), where the better construction led into the worse
-// basin, and in 1 s solves the mean fell (BENCHMARKS.md, "Basins at 300
+// basin, and in 1 s solves the mean fell (BENCHMARKS.md at 5238421, "Basins at 300
 // jobs"). Not taken.
 
 // branchShare: an option counts as an open choice of the LP when the LP

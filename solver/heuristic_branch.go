@@ -67,7 +67,7 @@ import (
 // are the machine's noise (the search seeds were the same on both sides).
 // In deterministic mode it always comes: there, 300 jobs seeds 1–5 went
 // 99.02% → 98.76% and seeds 6–10 99.20% → 99.56% (10,000 moves, six
-// search seeds; BENCHMARKS.md, "Both sides of the branch"). The 300-job
+// search seeds; BENCHMARKS.md at 5238421, "Both sides of the branch"). The 300-job
 // instance it matters most for is validation seed 8, whose 102-node job
 // decides the basin: its 1 s answers keep the construction's side and
 // end at 97.4–97.9% of the best known, and the flip side's construction
@@ -75,7 +75,7 @@ import (
 // from the root's basis brought both sides in time on 8 of 10 300-job
 // instances (not on that one) and made the default set worse; taking the
 // flip side only when its construction is better by 1% was even over
-// the four sets (BENCHMARKS.md, "Where the 300-job solves lose").
+// the four sets (BENCHMARKS.md at 5238421, "Where the 300-job solves lose").
 
 // guideBranchShare: with a deadline the LP for the second guide, and the
 // constructions it guides, may use this share of the time left; they run

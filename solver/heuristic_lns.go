@@ -97,7 +97,7 @@ type lnsStyle struct {
 // of the best known but dropped 300 jobs seed 1 from 99.2% to 97.9% (it
 // needs the ejections). With one chain of each, 84 of 90 solves in three
 // quiet runs reached ≥ 99%, against 74 of 90 with both chains in the first
-// style (BENCHMARKS.md, "Two search styles"). A timed solve with
+// style (BENCHMARKS.md at 5238421, "Two search styles"). A timed solve with
 // GOMAXPROCS = 1 has one chain, in the first style.
 //
 // The styles differ in their recreate orders too: 10 for the first, 30 for
@@ -133,7 +133,7 @@ var lnsStyles = [...]lnsStyle{
 // 1–5): moves in process 15–19k → 37–50k at 100 jobs and 3–4k → 9–12k at
 // 300; through the worker (three rounds alternated) mean share of the
 // best known 99.15–99.24% → 99.24–99.35%, worst 98.14–98.55% →
-// 98.74–98.84% (BENCHMARKS.md, "A smaller LP and a core for the
+// 98.74–98.84% (BENCHMARKS.md at 5238421, "A smaller LP and a core for the
 // recreates").
 //
 // The exceptions are not always small: the best 1 s answers of 300 jobs
@@ -142,7 +142,7 @@ var lnsStyles = [...]lnsStyle{
 // items an answer uses to its chain's core (at every full move, or after
 // those that do not lose) raised the mean by 0.07–0.08% at a fixed number
 // of moves but did not change how many solves reach 99% of the best known,
-// and was within the noise in 1 s solves (BENCHMARKS.md, "Three more tries
+// and was within the noise in 1 s solves (BENCHMARKS.md at 5238421, "Three more tries
 // at the 300-job basins").
 const (
 	lnsCoreShare = 0.2
@@ -310,7 +310,7 @@ func (h *heuristic) improveFrom(ctx context.Context, x []float64, alt []chainSta
 // all, not the next one's: 99.10%. At 300 jobs (seeds 1–5, 10,000
 // moves, four search seeds): 98.89% → 99.09%. In 1 s solves in process
 // (100 jobs seeds 1–5, four rounds, twice alternated): 99.13–99.20% →
-// 99.32–99.39% (BENCHMARKS.md, "Exchanges between the chains").
+// 99.32–99.39% (BENCHMARKS.md at 5238421, "Exchanges between the chains").
 const (
 	lnsEpochs      = 8
 	lnsRelinkShare = 0.2
@@ -678,7 +678,7 @@ func (l *lns) itemsInRow(i int32) {
 // target's rows. Capping the split at each rack's room in the empty plan
 // and clearing a second time without shifts made 74–83% land and the
 // search worse: 300 jobs seeds 1–5 99.17% → 98.80% of the best known,
-// seed 1 from 99.31–99.56% to 97.32–97.57% (BENCHMARKS.md, "Basins at 300
+// seed 1 from 99.31–99.56% to 97.32–97.57% (BENCHMARKS.md at 5238421, "Basins at 300
 // jobs").
 func (l *lns) ruinEject() {
 	s, h := l.s, l.h

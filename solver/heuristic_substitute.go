@@ -16,7 +16,7 @@ import (
 // jobs: 781 of 4,339) and about 14–32 columns per row, the shape CLP's
 // sifting ("sprint") solves best: 25–35 ms instead of 48–75 ms at 100 jobs
 // and 39–58 ms instead of 131–222 ms at 300 jobs, the same optimum on all
-// ten instances (BENCHMARKS.md, "A smaller LP").
+// ten instances (BENCHMARKS.md at 5238421, "A smaller LP").
 //
 // x ≤ 1 becomes a row on its counts unless a packing row of x already
 // implies it: the demand row Σ_o x_o ≤ 1 (all columns ≥ 0) does, so the

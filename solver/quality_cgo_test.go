@@ -17,7 +17,7 @@ import (
 // amount of work, about what a 1 s solve makes (40,000 moves). Measured
 // with this seed of the search: 7,404.98 and 7,787.29, 99.26% (seed 1) and
 // 99.70% (seed 4) of today's best known (seed 1's was 7,450.56 until a 60 s
-// reference solve found 7,459.90; BENCHMARKS.md, "Three more tries at the
+// reference solve found 7,459.90; BENCHMARKS.md at 5238421, "Three more tries at the
 // 300-job basins"), since the chains have second guides on both sides of
 // the branch ("Both sides of the branch"); 99.62% and 99.28% of the best
 // known then with the second chain's only ("A second guide"); before

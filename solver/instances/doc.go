@@ -11,5 +11,5 @@
 // `--reference 60s` run and the best answers found since (1 s solves and
 // longer deterministic ones, each checked feasible): instances that no
 // parameter of the solver was chosen on, to confirm on them what a change
-// gains on seeds 1–5 (BENCHMARKS.md, "Validation instances").
+// gains on seeds 1–5 (BENCHMARKS.md at 5238421, "Validation instances").
 package instances
