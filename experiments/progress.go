@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +29,6 @@ type Progress struct {
 	known   int // runs whose simulated length is known (begun)
 	simDone float64
 	simSeen float64 // Σ simulated length of the runs begun
-	active  map[*RunProgress]struct{}
 	// last line: when, and at which tenth of the work.
 	lastAt    time.Time
 	lastTenth int
@@ -46,8 +46,8 @@ const (
 // NewProgress reports on w as label ("simulate", "sweep"); tty asks for
 // one rewritten line; now is the wall clock.
 func NewProgress(w io.Writer, label string, tty bool, now func() time.Time) *Progress {
-	return &Progress{w: w, label: label, tty: tty, now: now, start: now(), lastAt: now(),
-		active: map[*RunProgress]struct{}{}}
+	start := now()
+	return &Progress{w: w, label: label, tty: tty, now: now, start: start, lastAt: start}
 }
 
 // Expect adds n runs to the batch.
@@ -87,14 +87,19 @@ func (p *Progress) Begin(limit float64) *RunProgress {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := &RunProgress{p: p, limit: limit}
-	p.active[r] = struct{}{}
 	p.known++
 	p.simSeen += limit
 	return r
 }
 
 // At reports that the run has simulated up to t seconds.
-func (r *RunProgress) At(t float64) {
+func (r *RunProgress) At(t float64) { r.advance(t, false) }
+
+// End marks the run finished (whether or not it reached its limit).
+func (r *RunProgress) End() { r.advance(math.Inf(1), true) }
+
+// advance moves the run to t (at most its limit), and ends it when end.
+func (r *RunProgress) advance(t float64, end bool) {
 	if r == nil {
 		return
 	}
@@ -107,25 +112,10 @@ func (r *RunProgress) At(t float64) {
 	t = min(t, r.limit)
 	p.simDone += t - r.now
 	r.now = t
-	p.report(false)
-}
-
-// End marks the run finished (whether or not it reached its limit).
-func (r *RunProgress) End() {
-	if r == nil {
-		return
+	if end {
+		r.closed = true
+		p.done++
 	}
-	p := r.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if r.closed {
-		return
-	}
-	r.closed = true
-	p.simDone += r.limit - r.now
-	r.now = r.limit
-	delete(p.active, r)
-	p.done++
 	p.report(false)
 }
 

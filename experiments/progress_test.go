@@ -37,7 +37,7 @@ func TestProgressLines(t *testing.T) {
 	}
 	// The run not begun yet is taken to be as long as the first: 2 h in
 	// all, so a tenth of the work is done at 720 s of the first run.
-	if want := "simulate: 0/2 runs done, 10% of 2.0 h simulated, elapsed 3s, ETA 27s"; lines[0] != want {
+	if want := "simulate: 0/2 runs done, 10% of 2.0 h simulated, elapsed 2s, ETA 18s"; lines[0] != want {
 		t.Errorf("line %q, want %q", lines[0], want)
 	}
 	if want := "simulate: 2/2 runs done, 100% of 2.0 h simulated"; !strings.HasPrefix(lines[len(lines)-1], want) {
