@@ -52,6 +52,7 @@ var ErrInvalidInput = errors.New("invalid simulation input")
 type JobRecord struct {
 	JobID    int
 	Class    workloads.Class
+	User     string // Job.Features.User ("" when unknown)
 	Submit   float64
 	Deadline float64 // SLO only
 	Nodes    int
@@ -162,8 +163,8 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		}
 		j.Preferred = slices.Clone(j.Preferred)
 		sj := &simJob{job: j}
-		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, Submit: j.Submit, Deadline: j.Deadline,
-			Nodes: j.Nodes, Runtime: j.Runtime}
+		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
+			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime}
 		s.byID[j.ID] = sj
 		s.jobs = append(s.jobs, sj)
 		lastSubmit = max(lastSubmit, j.Submit)

@@ -68,8 +68,10 @@ type SweepStats struct {
 // sweepFormat versions the stored run files: a change of what a stored run
 // means changes every key. 2: runs under way when a simulation stops go on
 // to their ends (SLO outcomes, goodput within the span), and solver_ms_p99
-// counts every solve.
-const sweepFormat = 2
+// counts every solve. 3: the wait, bounded slowdown and fairness metrics
+// (runs stored before lack them: they are recomputed, not shown as
+// missing).
+const sweepFormat = 3
 
 // storedRun is the file of one finished run.
 type storedRun struct {
@@ -82,6 +84,11 @@ type storedRun struct {
 // RunKey is the hash naming a run: SHA-256 (first 16 bytes, hex) of the
 // JSON of {format, scheduler, config}.
 func RunKey(config any, scheduler string) (string, json.RawMessage, error) {
+	return runKey(sweepFormat, config, scheduler)
+}
+
+// runKey is RunKey at a given format.
+func runKey(format int, config any, scheduler string) (string, json.RawMessage, error) {
 	cfg, err := json.Marshal(config)
 	if err != nil {
 		return "", nil, fmt.Errorf("sweep: configuration: %w", err)
@@ -90,7 +97,7 @@ func RunKey(config any, scheduler string) (string, json.RawMessage, error) {
 		Format    int             `json:"format"`
 		Scheduler string          `json:"scheduler"`
 		Config    json.RawMessage `json:"config"`
-	}{sweepFormat, scheduler, cfg})
+	}{format, scheduler, cfg})
 	if err != nil {
 		return "", nil, err
 	}

@@ -127,7 +127,9 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions" {
+	// The contract's columns, then those of the wait, slowdown and fairness
+	// metrics.
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
