@@ -226,19 +226,40 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteDir writes results.json, jobs.csv and chart.png into dir (created
-// if needed).
+// WriteDir writes into dir (created if needed) results.json, jobs.csv and
+// chart.png, and for the simulated runs (those with a SimResult)
+// timeseries.png (WriteTimeSeriesChart) and per run
+// timeseries-<scheduler>.csv (WriteTimeSeriesCSV). A scheduler's name is used as it is in the file names, with
+// characters other than letters, digits, '.', '_' and '-' as '_'; two runs
+// whose files would have the same name are an error.
 func (r *Report) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := []struct {
+	type file struct {
 		name  string
 		write func(io.Writer) error
-	}{
+	}
+	files := []file{
 		{"results.json", r.WriteJSON},
 		{"jobs.csv", r.WriteJobsCSV},
 		{"chart.png", r.WriteChart},
+	}
+	seen := map[string]string{}
+	for _, run := range r.Runs {
+		if run.Sim == nil {
+			continue
+		}
+		if len(seen) == 0 {
+			files = append(files, file{"timeseries.png", r.WriteTimeSeriesChart})
+		}
+		base := fileNamePart(run.Scheduler)
+		if other, dup := seen[base]; dup {
+			return fmt.Errorf("%s: runs %q and %q would write the same files", dir, other, run.Scheduler)
+		}
+		seen[base] = run.Scheduler
+		files = append(files,
+			file{"timeseries-" + base + ".csv", func(w io.Writer) error { return WriteTimeSeriesCSV(w, run.Sim) }})
 	}
 	for _, f := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
@@ -246,4 +267,16 @@ func (r *Report) WriteDir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// fileNamePart is name with every character other than an ASCII letter, a
+// digit, '.', '_' or '-' replaced by '_'.
+func fileNamePart(name string) string {
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '_', c == '-':
+			return c
+		}
+		return '_'
+	}, name)
 }
