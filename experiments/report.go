@@ -229,9 +229,10 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 // WriteDir writes into dir (created if needed) results.json, jobs.csv and
 // chart.png, and for the simulated runs (those with a SimResult)
 // timeseries.png (WriteTimeSeriesChart) and per run
-// timeseries-<scheduler>.csv (WriteTimeSeriesCSV). A scheduler's name is used as it is in the file names, with
-// characters other than letters, digits, '.', '_' and '-' as '_'; two runs
-// whose files would have the same name are an error.
+// timeseries-<scheduler>.csv (WriteTimeSeriesCSV) and gantt-<scheduler>.png
+// (WriteGantt). A scheduler's name is used as it is in the file names,
+// with characters other than letters, digits, '.', '_' and '-' as '_'; two
+// runs whose files would have the same name are an error.
 func (r *Report) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -259,7 +260,8 @@ func (r *Report) WriteDir(dir string) error {
 		}
 		seen[base] = run.Scheduler
 		files = append(files,
-			file{"timeseries-" + base + ".csv", func(w io.Writer) error { return WriteTimeSeriesCSV(w, run.Sim) }})
+			file{"timeseries-" + base + ".csv", func(w io.Writer) error { return WriteTimeSeriesCSV(w, run.Sim) }},
+			file{"gantt-" + base + ".png", func(w io.Writer) error { return WriteGantt(w, run.Scheduler, run.Sim) }})
 	}
 	for _, f := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {

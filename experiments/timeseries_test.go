@@ -132,15 +132,16 @@ func TestBusyStepsAgreeWithCycles(t *testing.T) {
 	}
 }
 
-// TestOutDirPlots: --out holds the time series of every scheduler and the
-// time-series chart, non-empty, the PNG decodable.
+// TestOutDirPlots: --out holds the time series of every scheduler, the
+// time-series chart and a Gantt chart per scheduler, all non-empty, the
+// PNGs decodable.
 func TestOutDirPlots(t *testing.T) {
 	rep := runReport(t, randomInput(3, 150, 3600), 2, "prio", "prio-preempt")
 	dir := t.TempDir()
 	if err := rep.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"timeseries.png"} {
+	for _, name := range []string{"timeseries.png", "gantt-prio.png", "gantt-prio-preempt.png"} {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

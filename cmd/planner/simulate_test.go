@@ -113,7 +113,7 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 	if !strings.Contains(out, "SLO miss %") || !strings.Contains(out, "prio") {
 		t.Errorf("table:\n%s", out)
 	}
-	for _, f := range []string{"results.json", "jobs.csv", "chart.png", "timeseries.png", "timeseries-prio.csv"} {
+	for _, f := range []string{"results.json", "jobs.csv", "chart.png", "timeseries.png", "timeseries-prio.csv", "gantt-prio.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
