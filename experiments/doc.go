@@ -2,5 +2,6 @@
 // cluster simulator (Sim), the metrics
 // of DESIGN.md, the runner that plays one workload through many schedulers
 // (Run, with a planner.Registry), reports (table, JSON, CSV, jobs.csv,
-// PNG chart) and the solver benchmark.
+// per-cycle time series, PNG charts, Gantt charts) and the solver
+// benchmark.
 package experiments

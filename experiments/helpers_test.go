@@ -3,6 +3,7 @@ package experiments
 import (
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
@@ -50,6 +51,7 @@ func cluster(parts ...int) workloads.Cluster {
 
 // randomInput is a random workload on 4 partitions of 8 nodes: n jobs over
 // window seconds, half SLO (slack 20–80%, 3 of 4 partitions preferred).
+// Job i's user is "u1" … "u4" by i mod 5, none ("") when i mod 5 = 0.
 func randomInput(seed uint64, n int, window float64) Input {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	c := cluster(8, 8, 8, 8)
@@ -70,6 +72,9 @@ func randomInput(seed uint64, n int, window float64) Input {
 				}
 			}
 			b.slo(b.j.Submit + b.j.Runtime*(1+slack)).prefer(pref...)
+		}
+		if u := i % 5; u > 0 {
+			b.j.Features.User = "u" + strconv.Itoa(u)
 		}
 		in.Jobs = append(in.Jobs, b.job())
 	}

@@ -7,24 +7,25 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/plannerhq/planner/workloads"
 )
 
 // Metrics are the measurements of one run, with the names and definitions
-// of DESIGN.md ("Metrics"). A metric that is undefined for the run (no SLO
-// jobs, no completed best-effort job, no solve) is NaN, written as null in
-// JSON and "-" in tables.
+// of DESIGN.md ("Metrics") and README.md ("Metrics"). A metric that is
+// undefined for the run (no SLO jobs, no completed best-effort job, no
+// solve) is NaN, written as null in JSON and "-" in tables.
 type Metrics struct {
 	// SLOMissRate = SLO jobs that did not complete by their deadline
-	// (never started, or late) / SLO jobs.
+	// (never started, preempted and never restarted, or late) / SLO jobs.
 	SLOMissRate float64
-	// Goodput = Σ nodes × (end − start) / 3600 over the final run of SLO
-	// jobs that met their deadline (SLOGoodput) and of completed
+	// Goodput = Σ nodes × (min(end, SpanS) − start) / 3600 over the final
+	// run of SLO jobs that met their deadline (SLOGoodput) and of completed
 	// best-effort jobs (BEGoodput), in machine-hours. A run under way at
-	// the end of the simulated span (Sim.finish) counts within the span,
-	// as it does for Utilization, so that goodput never exceeds the busy
+	// the end of the simulated span (Sim.finish) counts up to the span, as
+	// it does for Utilization, so that goodput never exceeds the busy
 	// time.
 	Goodput, SLOGoodput, BEGoodput float64
 	// BELatencyMean = mean(end − submit) over completed best-effort jobs (s).
@@ -32,6 +33,40 @@ type Metrics struct {
 	// JCT* = completion − submit over all completed jobs (s); quantiles are
 	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p).
 	JCTMean, JCTP50, JCTP99 float64
+	// Wait* = start of the final run − submit (s; JobRecord.Wait): mean
+	// and quantiles over the jobs whose final run started. A job that
+	// waited earlier and was preempted waits again: the wait runs to the
+	// start of its last run. A job whose final run never started (never
+	// started, or preempted and never restarted) contributes nothing to
+	// the wait statistics; it is counted by slo_miss_rate (SLO) and adds
+	// no goodput (best-effort). In this simulator a final run that started
+	// always completes (runs under way at the end go on to their ends), so
+	// the wait statistics are over the completed jobs.
+	WaitMean, WaitP50, WaitP99 float64
+	// BSLD* is the bounded slowdown of each completed job (dimensionless;
+	// JobRecord.BoundedSlowdown), Feitelson's definition:
+	//
+	//	bsld = max(1, (wait + run) / max(run, τ)),  τ = BSLDTau = 10 s,
+	//
+	// with run = end − start of the final, completed run (the runtime it
+	// actually had, slowdown off its preferred nodes included). Mean and
+	// p99 over all completed jobs, and per class (SLO jobs that completed,
+	// late or not; completed best-effort jobs). Jobs that never completed
+	// contribute nothing.
+	BSLDMean, BSLDP99       float64
+	SLOBSLDMean, SLOBSLDP99 float64
+	BEBSLDMean, BEBSLDP99   float64
+	// FairnessJain is Jain's index of the per-user mean bounded slowdown,
+	//
+	//	J = (Σ_u x_u)² / (n · Σ_u x_u²),  x_u = mean bsld of user u's completed jobs,
+	//
+	// over the n = FairnessUsers users with at least one completed job
+	// (JobRecord.User; jobs without a user form one user, ""). J lies in
+	// [1/n, 1]: 1 when every user sees the same mean slowdown, 1/n when one
+	// user's slowdown dominates. A workload without users has one user,
+	// and J = 1. NaN when no job completed.
+	FairnessJain  float64
+	FairnessUsers int
 	// Utilization = busy node-seconds (every run, including preempted
 	// runs, and runs under way at the end within the span) / (nodes × the
 	// simulated span SimResult.End).
@@ -100,6 +135,17 @@ func (m *Metrics) refs() []metricRef {
 		{name: "jct_mean_s", f: &m.JCTMean},
 		{name: "jct_p50_s", f: &m.JCTP50},
 		{name: "jct_p99_s", f: &m.JCTP99},
+		{name: "wait_mean_s", f: &m.WaitMean},
+		{name: "wait_p50_s", f: &m.WaitP50},
+		{name: "wait_p99_s", f: &m.WaitP99},
+		{name: "bsld_mean", f: &m.BSLDMean},
+		{name: "bsld_p99", f: &m.BSLDP99},
+		{name: "slo_bsld_mean", f: &m.SLOBSLDMean},
+		{name: "slo_bsld_p99", f: &m.SLOBSLDP99},
+		{name: "be_bsld_mean", f: &m.BEBSLDMean},
+		{name: "be_bsld_p99", f: &m.BEBSLDP99},
+		{name: "fairness_jain", f: &m.FairnessJain},
+		{name: "fairness_users", i: &m.FairnessUsers},
 		{name: "utilization", f: &m.Utilization},
 		{name: "span_s", f: &m.SpanS},
 		{name: "cycle_ms_p50", f: &m.CycleMsP50, timing: true},
@@ -198,7 +244,8 @@ func jsonNumber(v float64) []byte {
 func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes int, busy float64) Metrics {
 	m := Metrics{}
 	var sloMet int
-	var beLat, jct []float64
+	var beLat, jct, wait, bsld, sloBSLD, beBSLD []float64
+	userBSLD := map[string][]float64{}
 	for i := range jobs {
 		j := &jobs[i]
 		m.Preemptions += j.Preemptions
@@ -208,12 +255,24 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 		case workloads.BestEffort:
 			m.BEJobs++
 		}
+		if w, ok := j.Wait(); ok {
+			wait = append(wait, w)
+		}
 		if !j.Completed {
 			continue
 		}
 		m.Completed++
 		work := float64(j.Nodes) * (min(j.End, span) - j.Start) / 3600
 		jct = append(jct, j.End-j.Submit)
+		b, _ := j.BoundedSlowdown()
+		bsld = append(bsld, b)
+		userBSLD[j.User] = append(userBSLD[j.User], b)
+		switch j.Class {
+		case workloads.SLO:
+			sloBSLD = append(sloBSLD, b)
+		case workloads.BestEffort:
+			beBSLD = append(beBSLD, b)
+		}
 		switch {
 		case j.Class == workloads.SLO && j.MetDeadline:
 			sloMet++
@@ -231,6 +290,11 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 	m.BELatencyMean = mean(beLat)
 	m.JCTMean = mean(jct)
 	m.JCTP50, m.JCTP99 = quantile(0.5, jct), quantile(0.99, jct)
+	m.WaitMean, m.WaitP50, m.WaitP99 = mean(wait), quantile(0.5, wait), quantile(0.99, wait)
+	m.BSLDMean, m.BSLDP99 = mean(bsld), quantile(0.99, bsld)
+	m.SLOBSLDMean, m.SLOBSLDP99 = mean(sloBSLD), quantile(0.99, sloBSLD)
+	m.BEBSLDMean, m.BEBSLDP99 = mean(beBSLD), quantile(0.99, beBSLD)
+	m.FairnessJain, m.FairnessUsers = userFairness(userBSLD)
 	m.Utilization = math.NaN()
 	m.SpanS = span
 	if span > 0 && nodes > 0 {
@@ -261,6 +325,67 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 // Metrics of a simulation result.
 func (r *SimResult) Metrics() Metrics {
 	return ComputeMetrics(r.Jobs, r.Cycles, r.End, r.Nodes, r.BusyNodeSeconds)
+}
+
+// BSLDTau is the bounded slowdown's runtime floor τ (seconds): a job
+// shorter than τ counts as running τ, so that a job of a second that
+// waited a minute is not a slowdown of 60. Feitelson's customary 10 s.
+const BSLDTau = 10.0
+
+// Wait is the job's wait (seconds): the start of its final run − its
+// submit time (the run that completed, or the last run to start). ok is
+// false when the final run never started: the job never started, or it
+// was preempted and not restarted.
+func (j *JobRecord) Wait() (wait float64, ok bool) {
+	if !j.Started && !j.Completed {
+		return 0, false
+	}
+	return j.Start - j.Submit, true
+}
+
+// BoundedSlowdown is the job's bounded slowdown (dimensionless, ≥ 1):
+//
+//	max(1, (wait + run) / max(run, BSLDTau)),
+//
+// with wait = Start − Submit and run = End − Start of the final, completed
+// run. ok is false when the job did not complete.
+func (j *JobRecord) BoundedSlowdown() (bsld float64, ok bool) {
+	if !j.Completed {
+		return 0, false
+	}
+	wait, run := j.Start-j.Submit, j.End-j.Start
+	return max(1, (wait+run)/max(run, BSLDTau)), true
+}
+
+// JainIndex is Jain's fairness index of x,
+//
+//	J = (Σ x)² / (n · Σ x²),
+//
+// in [1/n, 1] for x ≥ 0: 1 when all x are equal, 1/n when one is positive
+// and the others zero. NaN for no x or when Σ x² = 0.
+func JainIndex(x []float64) float64 {
+	sq := floats.Dot(x, x)
+	if len(x) == 0 || sq == 0 {
+		return math.NaN()
+	}
+	s := floats.Sum(x)
+	return s * s / (float64(len(x)) * sq)
+}
+
+// userFairness is JainIndex of the per-user mean bounded slowdowns (users
+// in name order, so that the sums, and the result, do not depend on map
+// order) and the number of users.
+func userFairness(byUser map[string][]float64) (float64, int) {
+	users := make([]string, 0, len(byUser))
+	for u := range byUser {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	x := make([]float64, len(users))
+	for i, u := range users {
+		x[i] = stat.Mean(byUser[u], nil)
+	}
+	return JainIndex(x), len(users)
 }
 
 func mean(x []float64) float64 {

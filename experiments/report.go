@@ -69,8 +69,9 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 }
 
 // WriteTable writes one row per run with the headline metrics of the
-// paper's Fig. 5 and the rest of Metrics.List (timing included unless
-// deterministic).
+// paper's Fig. 5, then mean wait, mean bounded slowdown ("BSLD"), Jain's
+// fairness index ("Jain"), utilisation and the solver's health (timing
+// included unless deterministic). The CSV and JSON have every metric.
 func (r *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	cols := []struct {
@@ -84,9 +85,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		{"BE latency s", func(m Metrics) string { return fmtF(m.BELatencyMean, 0) }},
 		{"JCT mean s", func(m Metrics) string { return fmtF(m.JCTMean, 0) }},
 		{"JCT p99 s", func(m Metrics) string { return fmtF(m.JCTP99, 0) }},
+		{"wait s", func(m Metrics) string { return fmtF(m.WaitMean, 0) }},
+		{"BSLD", func(m Metrics) string { return fmtF(m.BSLDMean, 1) }},
+		{"Jain", func(m Metrics) string { return fmtF(m.FairnessJain, 2) }},
 		{"util %", func(m Metrics) string { return fmtF(100*m.Utilization, 1) }},
 		{"preempt", func(m Metrics) string { return strconv.Itoa(m.Preemptions) }},
-		{"cycles", func(m Metrics) string { return strconv.Itoa(m.Cycles) }},
 		{"limited", func(m Metrics) string { return strconv.Itoa(m.SolverTimeLimited) }},
 		{"fallback", func(m Metrics) string { return strconv.Itoa(m.Fallbacks) }},
 	}
@@ -178,13 +181,19 @@ func csvFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// JobsCSVHeader is the header of jobs.csv (DESIGN.md, CLI contract).
+// JobsCSVHeader is the header of jobs.csv: the columns of DESIGN.md's CLI
+// contract, in its order, then user, wait_s and bounded_slowdown, from
+// which the wait, slowdown and fairness metrics are recomputed.
 var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
-	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions"}
+	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions",
+	"user", "wait_s", "bounded_slowdown"}
 
 // WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
 // id. Times are written in the shortest form that reads back exactly;
-// partition is the partitions of the final run joined by ';'.
+// partition is the partitions of the final run joined by ';'. user is the
+// job's user (empty when unknown); wait_s is JobRecord.Wait (empty when the
+// final run never started) and bounded_slowdown JobRecord.BoundedSlowdown
+// (empty when the job did not complete).
 func (r *Report) WriteJobsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(JobsCSVHeader); err != nil {
@@ -201,7 +210,7 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
 				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
-				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions)}
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", ""}
 			if j.Class == workloads.SLO {
 				row[4] = csvFloat(j.Deadline)
 				row[11] = strconv.FormatBool(j.MetDeadline)
@@ -212,6 +221,12 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			if j.Completed {
 				row[9] = csvFloat(j.End)
 			}
+			if w, ok := j.Wait(); ok {
+				row[14] = csvFloat(w)
+			}
+			if b, ok := j.BoundedSlowdown(); ok {
+				row[15] = csvFloat(b)
+			}
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -221,19 +236,42 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteDir writes results.json, jobs.csv and chart.png into dir (created
-// if needed).
+// WriteDir writes into dir (created if needed) results.json, jobs.csv and
+// chart.png, and for the simulated runs (those with a SimResult)
+// timeseries.png (WriteTimeSeriesChart) and per run
+// timeseries-<scheduler>.csv (WriteTimeSeriesCSV) and gantt-<scheduler>.png
+// (WriteGantt). A scheduler's name is used as it is in the file names,
+// with characters other than letters, digits, '.', '_' and '-' as '_'; two
+// runs whose files would have the same name are an error.
 func (r *Report) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := []struct {
+	type file struct {
 		name  string
 		write func(io.Writer) error
-	}{
+	}
+	files := []file{
 		{"results.json", r.writeResultsJSON},
 		{"jobs.csv", r.WriteJobsCSV},
 		{"chart.png", r.WriteChart},
+	}
+	seen := map[string]string{}
+	for _, run := range r.Runs {
+		if run.Sim == nil {
+			continue
+		}
+		if len(seen) == 0 {
+			files = append(files, file{"timeseries.png", r.WriteTimeSeriesChart})
+		}
+		base := fileNamePart(run.Scheduler)
+		if other, dup := seen[base]; dup {
+			return fmt.Errorf("%s: runs %q and %q would write the same files", dir, other, run.Scheduler)
+		}
+		seen[base] = run.Scheduler
+		files = append(files,
+			file{"timeseries-" + base + ".csv", func(w io.Writer) error { return WriteTimeSeriesCSV(w, run.Sim) }},
+			file{"gantt-" + base + ".png", func(w io.Writer) error { return WriteGantt(w, run.Scheduler, run.Sim) }})
 	}
 	for _, f := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
@@ -241,4 +279,16 @@ func (r *Report) WriteDir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// fileNamePart is name with every character other than an ASCII letter, a
+// digit, '.', '_' or '-' replaced by '_'.
+func fileNamePart(name string) string {
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '_', c == '-':
+			return c
+		}
+		return '_'
+	}, name)
 }

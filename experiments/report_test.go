@@ -34,6 +34,10 @@ func runReport(t *testing.T, in Input, parallel int, names ...string) *Report {
 // definitions of DESIGN.md, and compares with results.json.
 func TestMetricsFromJobsCSV(t *testing.T) {
 	in := randomInput(11, 400, 4*3600)
+	// Jobs shorter than the bounded slowdown's τ = 10 s.
+	for i := range 10 {
+		in.Jobs = append(in.Jobs, newJob(400+i, float64(1200*i+30), 1, float64(1+i%8)).job())
+	}
 	rep := runReport(t, in, 2, "prio", "prio-preempt")
 	dir := t.TempDir()
 	if err := rep.WriteDir(dir); err != nil {
@@ -61,8 +65,11 @@ func TestMetricsFromJobsCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The contract's columns in its order, then the columns of the wait,
+	// slowdown and fairness metrics.
 	if !slices.Equal(rows[0], JobsCSVHeader) || strings.Join(rows[0], ",") !=
-		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions" {
+		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,"+
+			"user,wait_s,bounded_slowdown" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, run := range results.Runs {
@@ -83,7 +90,8 @@ func TestMetricsFromJobsCSV(t *testing.T) {
 		if gp, busy := *run.Metrics["goodput_machine_hours"]*3600, *run.Metrics["utilization"]*nodes*span; gp > busy*(1+1e-12) {
 			t.Errorf("%s: goodput %g node-seconds above the busy time %g", run.Scheduler, gp, busy)
 		}
-		if *run.Metrics["slo_miss_rate"] <= 0 || *run.Metrics["be_goodput_machine_hours"] <= 0 {
+		if *run.Metrics["slo_miss_rate"] <= 0 || *run.Metrics["be_goodput_machine_hours"] <= 0 ||
+			*run.Metrics["bsld_mean"] <= 1 || *run.Metrics["fairness_jain"] >= 1 || *run.Metrics["fairness_users"] != 5 {
 			t.Errorf("%s: degenerate test workload: %v", run.Scheduler, run.Metrics)
 		}
 	}
@@ -102,10 +110,39 @@ func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes 
 	}
 	var slo, met, preempt int
 	var sloGP, beGP, busy float64
-	var beLat, jct []float64
+	var beLat, jct, wait, bsld, sloBSLD, beBSLD []float64
+	userSum, userN := map[string]float64{}, map[string]float64{}
 	for _, r := range rows {
 		if r[0] != sched {
 			continue
+		}
+		// wait_s and bounded_slowdown are derived from the row's times.
+		switch {
+		case r[8] == "" && r[14] != "":
+			t.Errorf("job %s: wait %s without a start", r[1], r[14])
+		case r[8] != "":
+			w := num(r[8]) - num(r[3])
+			if math.Abs(num(r[14])-w) > 1e-9 {
+				t.Errorf("job %s: wait_s %s, want start − submit = %v", r[1], r[14], w)
+			}
+			wait = append(wait, w)
+		}
+		if r[10] == "true" {
+			w, run := num(r[8])-num(r[3]), num(r[9])-num(r[8])
+			b := max(1, (w+run)/max(run, 10))
+			if math.Abs(num(r[15])-b) > 1e-9*b {
+				t.Errorf("job %s: bounded_slowdown %s, want %v", r[1], r[15], b)
+			}
+			bsld = append(bsld, b)
+			if r[2] == "slo" {
+				sloBSLD = append(sloBSLD, b)
+			} else {
+				beBSLD = append(beBSLD, b)
+			}
+			userSum[r[13]] += b
+			userN[r[13]]++
+		} else if r[15] != "" {
+			t.Errorf("job %s: bounded_slowdown %s without completing", r[1], r[15])
 		}
 		n := num(r[5])
 		pre, _ := strconv.Atoi(r[12])
@@ -152,7 +189,25 @@ func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes 
 		slices.Sort(s)
 		return s[int(math.Ceil(p*float64(len(s))))-1]
 	}
+	// Jain's index of the per-user mean slowdowns.
+	var sx, sxx float64
+	for u, sum := range userSum {
+		x := sum / userN[u]
+		sx += x
+		sxx += x * x
+	}
 	out := map[string]float64{
+		"wait_mean_s":               meanOf(wait),
+		"wait_p50_s":                q(0.5, wait),
+		"wait_p99_s":                q(0.99, wait),
+		"bsld_mean":                 meanOf(bsld),
+		"bsld_p99":                  q(0.99, bsld),
+		"slo_bsld_mean":             meanOf(sloBSLD),
+		"slo_bsld_p99":              q(0.99, sloBSLD),
+		"be_bsld_mean":              meanOf(beBSLD),
+		"be_bsld_p99":               q(0.99, beBSLD),
+		"fairness_jain":             sx * sx / (float64(len(userSum)) * sxx),
+		"fairness_users":            float64(len(userSum)),
 		"slo_miss_rate":             float64(slo-met) / float64(slo),
 		"goodput_machine_hours":     sloGP + beGP,
 		"slo_goodput_machine_hours": sloGP,

@@ -57,6 +57,7 @@ var ErrInvalidInput = errors.New("invalid simulation input")
 type JobRecord struct {
 	JobID    int
 	Class    workloads.Class
+	User     string // Job.Features.User ("" when unknown)
 	Submit   float64
 	Deadline float64 // SLO only
 	Nodes    int
@@ -73,19 +74,51 @@ type JobRecord struct {
 	Preemptions int
 }
 
-// CycleRecord is what the simulator keeps of one cycle.
+// CycleRecord is what the simulator keeps of one cycle. The cluster's
+// counts are taken after the cycle's decision was carried out: they hold
+// until the next completion, arrival or cycle.
 type CycleRecord struct {
 	Now     float64
 	Wall    time.Duration // wall time of the Schedule call, measured by the simulator
 	Stats   planner.CycleStats
-	Started int
-	Preempt int
+	Started int // the decision's starts
+	Preempt int // the decision's preemptions
+
+	// PreemptedNodeSeconds is the work the cycle's preemptions threw away:
+	// Σ nodes × (Now − start) over the preempted runs (node-seconds).
+	PreemptedNodeSeconds float64
+	// BusyNodes and FreeNodes partition the cluster's nodes: held by a
+	// run, or idle.
+	BusyNodes, FreeNodes int
+	// PendingJobs are the jobs waiting (submitted, not running), and
+	// PendingNodes the nodes they ask for in total; RunningJobs the jobs
+	// holding nodes.
+	PendingJobs, PendingNodes, RunningJobs int
+}
+
+// RunRecord is one run of a job: from a start to its completion or to its
+// preemption. A job has one run per start; all but the last were
+// preempted.
+type RunRecord struct {
+	JobID int
+	// Start and End of the run (seconds). End is the completion or the
+	// preemption; a run under way when the simulation stops goes on to its
+	// end (Sim.finish), which may lie past SimResult.End.
+	Start, End float64
+	// Alloc[r] is the number of nodes the run held in partition r.
+	Alloc []int
+	// Preempted: the run was stopped by a preemption and its work lost;
+	// otherwise it is the job's final run, and it completed.
+	Preempted bool
 }
 
 // SimResult is the outcome of one simulation.
 type SimResult struct {
 	Jobs   []JobRecord // by job id
 	Cycles []CycleRecord
+	// Runs are every run of every job, preempted ones included, by start
+	// time, then job id.
+	Runs []RunRecord
 	// End is the simulated time the run covers: the last completion when
 	// every job completed by the drain limit (at least Window), else the
 	// limit. Runs under way at the limit go on to their ends for the jobs'
@@ -95,6 +128,9 @@ type SimResult struct {
 	// preempted runs included, runs under way at End up to End.
 	BusyNodeSeconds float64
 	Nodes           int
+	// PartitionNodes[r] is the number of nodes of partition r (the
+	// runs' Alloc index).
+	PartitionNodes []int
 }
 
 // simJob is the simulator's state of one job.
@@ -129,6 +165,9 @@ type Sim struct {
 	cycles   []CycleRecord
 	reported int // steps of progress reported (progressSteps in all)
 	done     bool
+
+	runs         []RunRecord // every run that ended, in the order they ended
+	pendingNodes int         // Σ nodes of the pending jobs
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -167,8 +206,8 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		}
 		j.Preferred = slices.Clone(j.Preferred)
 		sj := &simJob{job: j}
-		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, Submit: j.Submit, Deadline: j.Deadline,
-			Nodes: j.Nodes, Runtime: j.Runtime}
+		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
+			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime}
 		s.byID[j.ID] = sj
 		s.jobs = append(s.jobs, sj)
 		lastSubmit = max(lastSubmit, j.Submit)
@@ -306,6 +345,7 @@ func (s *Sim) complete(t float64) {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
 		s.removeRunning(sj)
+		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
 		c := planner.Completion{Job: &sj.job, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
 			Slowed: r.Slowed, Slowdown: 1}
 		if r.Slowed {
@@ -330,6 +370,7 @@ func (s *Sim) enqueue(sj *simJob) {
 	}
 	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
 	s.pending = slices.Insert(s.pending, i, sj)
+	s.pendingNodes += sj.job.Nodes
 }
 
 func bySubmitID(a, b *simJob) int {
@@ -381,27 +422,33 @@ func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.
 	if err := d.Validate(s.State(now)); err != nil {
 		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 	}
-	s.enact(now, d)
-	if err := s.checkCapacity(); err != nil {
+	lost := s.enact(now, d)
+	free, err := s.checkCapacity()
+	if err != nil {
 		return st, d, err
 	}
 	s.sched.Applied(planner.AllApplied(now, d))
 	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
-		Started: len(d.Start), Preempt: len(d.Preempt)})
+		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: lost,
+		BusyNodes: s.in.Cluster.TotalNodes() - free, FreeNodes: free,
+		PendingJobs: len(s.pending), PendingNodes: s.pendingNodes, RunningJobs: len(s.running)})
 	planner.LogCycle(s.cfg.Log, st, d, elapsed)
 	return st, d, nil
 }
 
 // enact applies a valid decision (Decision.Validate): preemptions, then
-// starts.
-func (s *Sim) enact(now float64, d *planner.Decision) {
+// starts. It returns the node-seconds of work the preemptions threw away.
+func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 	for _, id := range d.Preempt {
 		sj := s.byID[id]
 		r := sj.running
 		for p, k := range r.Alloc {
 			s.free[p] += k
 		}
-		s.busy += float64(sj.job.Nodes) * (now - r.Start)
+		work := float64(sj.job.Nodes) * (now - r.Start)
+		s.busy += work
+		lost += work
+		s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
 		s.removeRunning(sj)
 		sj.pending.Preemptions++
 		sj.rec.Preemptions++
@@ -413,6 +460,7 @@ func (s *Sim) enact(now float64, d *planner.Decision) {
 	for _, pl := range d.Start {
 		s.start(now, s.byID[pl.JobID], pl.Alloc)
 	}
+	return lost
 }
 
 // start runs sj on alloc from now: runtime = Runtime, × Slowdown when any
@@ -433,6 +481,7 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	}
 	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
 	s.pending = slices.Delete(s.pending, i, i+1)
+	s.pendingNodes -= sj.job.Nodes
 	sj.running = &planner.Running{Job: &sj.job, Start: now, Alloc: alloc, Slowed: slowed}
 	sj.run++
 	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, !slowed)
@@ -443,18 +492,20 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 }
 
 // checkCapacity verifies the books: free[r] = nodes(r) − Σ running alloc[r] ≥ 0.
-// A failure is a simulator bug, reported as an error rather than a panic.
-func (s *Sim) checkCapacity() error {
+// It returns the free nodes of the cluster. A failure is a simulator bug,
+// reported as an error rather than a panic.
+func (s *Sim) checkCapacity() (free int, err error) {
 	for p, n := range s.in.Cluster.PartitionNodes {
 		used := 0
 		for _, sj := range s.running {
 			used += sj.running.Alloc[p]
 		}
 		if used > n || s.free[p] != n-used {
-			return fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, used, s.free[p])
+			return 0, fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, used, s.free[p])
 		}
+		free += s.free[p]
 	}
-	return nil
+	return free, nil
 }
 
 // finish ends the run. Scheduling stops at the limit, but the runs under
@@ -490,7 +541,16 @@ func (s *Sim) finish() {
 // Result is the outcome so far (complete once Done).
 func (s *Sim) Result() *SimResult {
 	r := &SimResult{End: s.limit, BusyNodeSeconds: s.busy, Nodes: s.in.Cluster.TotalNodes(),
-		Cycles: s.cycles, Jobs: make([]JobRecord, 0, len(s.jobs))}
+		PartitionNodes: slices.Clone(s.in.Cluster.PartitionNodes),
+		Cycles:         s.cycles, Jobs: make([]JobRecord, 0, len(s.jobs)), Runs: slices.Clone(s.runs)}
+	// Runs are recorded as they end; a run's Alloc is its own copy (start
+	// clones the placement) and never changes after.
+	slices.SortFunc(r.Runs, func(a, b RunRecord) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.JobID, b.JobID)
+	})
 	for _, sj := range s.jobs {
 		rec := sj.rec
 		rec.Partitions = slices.Clone(rec.Partitions)

@@ -77,8 +77,10 @@ type SweepStats struct {
 // sweepFormat versions the stored run files: a change of what a stored run
 // means changes every key. 2: runs under way when a simulation stops go on
 // to their ends (SLO outcomes, goodput within the span), and solver_ms_p99
-// counts every solve.
-const sweepFormat = 2
+// counts every solve. 3: the wait, bounded slowdown and fairness metrics
+// (runs stored before lack them: they are recomputed, not shown as
+// missing).
+const sweepFormat = 3
 
 // storedRun is the file of one finished run.
 type storedRun struct {
@@ -93,6 +95,11 @@ type storedRun struct {
 // JSON of {format, scheduler, config, code}; code ("" for none) identifies
 // the code that computes it.
 func RunKey(config any, scheduler, code string) (string, json.RawMessage, error) {
+	return runKey(sweepFormat, config, scheduler, code)
+}
+
+// runKey is RunKey at a given format.
+func runKey(format int, config any, scheduler, code string) (string, json.RawMessage, error) {
 	cfg, err := json.Marshal(config)
 	if err != nil {
 		return "", nil, fmt.Errorf("sweep: configuration: %w", err)
@@ -102,7 +109,7 @@ func RunKey(config any, scheduler, code string) (string, json.RawMessage, error)
 		Scheduler string          `json:"scheduler"`
 		Config    json.RawMessage `json:"config"`
 		Code      string          `json:"code,omitempty"`
-	}{sweepFormat, scheduler, cfg, code})
+	}{format, scheduler, cfg, code})
 	if err != nil {
 		return "", nil, err
 	}

@@ -132,6 +132,73 @@ func TestSweepParallelIndependent(t *testing.T) {
 	}
 }
 
+// TestSweepOldFormatRecomputed: runs stored by the format before the
+// wait, slowdown and fairness metrics parse, but are not reused: their
+// keys are of the old format, so the runs are computed again, with the
+// new metrics.
+func TestSweepOldFormatRecomputed(t *testing.T) {
+	dir := t.TempDir()
+	var n atomic.Int64
+	sw := testSweep(dir, countingRegistry(&n), []int{10}, []uint64{1}, 1)
+	if _, _, err := sw.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	newNames := []string{"wait_mean_s", "wait_p50_s", "wait_p99_s", "bsld_mean", "bsld_p99", "slo_bsld_mean",
+		"slo_bsld_p99", "be_bsld_mean", "be_bsld_p99", "fairness_jain", "fairness_users"}
+	// Turn the stored runs into format-2 runs: old keys, no new metrics.
+	for _, name := range sw.Schedulers {
+		key, _, _ := RunKey(sw.Points[0].Config, name, "")
+		oldKey, _, _ := runKey(2, sw.Points[0].Config, name, "")
+		path := filepath.Join(dir, "points", key+".json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st storedRun
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(st.Run.Metrics, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range newNames {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("stored run lacks %s", k)
+			}
+			delete(m, k)
+		}
+		st.Key, st.Run.Metrics = oldKey, mustJSON(t, m)
+		if old, err := ParseMetrics(st.Run.Metrics); err != nil || !math.IsNaN(old.BSLDMean) {
+			t.Errorf("old metrics: %+v, %v; want parsed, bsld_mean NaN", old, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "points", oldKey+".json"), mustJSON(t, st), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, stats, err := sw.Run(context.Background())
+	if err != nil || stats.Computed != 2 || stats.Reused != 0 {
+		t.Fatalf("%+v, %v; want 2 computed", stats, err)
+	}
+	for _, r := range runs {
+		if math.IsNaN(r.Metrics.BSLDMean) || r.Metrics.FairnessUsers == 0 {
+			t.Errorf("%s: recomputed without the new metrics: %+v", r.Scheduler, r.Metrics)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestSweepCorruptStoredRun(t *testing.T) {
 	dir := t.TempDir()
 	var n atomic.Int64

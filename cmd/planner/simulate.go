@@ -158,7 +158,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
-	fs.StringVar(&f.out, "out", "", "also write results.json, jobs.csv and chart.png into this directory")
+	fs.StringVar(&f.out, "out", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv and gantt-NAME.png into this directory")
 	fs.StringVar(&f.config, "config", "", "read settings from a JSON file whose keys are flag names; flags given on the command line win")
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")

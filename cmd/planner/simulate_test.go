@@ -113,7 +113,7 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 	if !strings.Contains(out, "SLO miss %") || !strings.Contains(out, "prio") {
 		t.Errorf("table:\n%s", out)
 	}
-	for _, f := range []string{"results.json", "jobs.csv", "chart.png"} {
+	for _, f := range []string{"results.json", "jobs.csv", "chart.png", "timeseries.png", "timeseries-prio.csv", "gantt-prio.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -127,7 +127,9 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions" {
+	// The contract's columns, then those of the wait, slowdown and fairness
+	// metrics.
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
