@@ -108,6 +108,10 @@ type simulateConfig struct {
 	// Set only when used, so that a plain run's JSON does not change.
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
+
+	// Cluster is the cluster of --cluster, resolved (Nodes is its total):
+	// set only with --cluster, so that other runs' JSON does not change.
+	Cluster *workloads.ClusterSpec `json:"cluster,omitempty"`
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
@@ -212,6 +216,9 @@ func runSimulateWith(args []string, stdout, stderr io.Writer, reg planner.Regist
 	if f.format == "table" {
 		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
+		if c := in.Cluster; f.layout != nil || c.Name != "" || !c.Uniform() {
+			fmt.Fprintln(stdout, describeCluster(&c))
+		}
 	}
 	return writeResults(stdout, f.format, rep, f.out)
 }
@@ -292,7 +299,8 @@ func (f *simulateFlags) effectiveConfig() simulateConfig {
 		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
 	if f.generated() {
-		c.Nodes, c.Hours, c.Load, c.Slack = f.nodes, f.hours, f.load, f.slack
+		c.Nodes, c.Hours, c.Load, c.Slack = f.clusterNodes(), f.hours, f.load, f.slack
+		c.Cluster = f.clusterSpec()
 	}
 	return c
 }
@@ -443,6 +451,7 @@ func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, f *simulate
 		}
 	}
 	f.intervalGiven = fs.Changed("interval")
+	f.workloadFlags.noteGiven(fs)
 	return nil
 }
 

@@ -128,7 +128,7 @@ func TestWorkloadImportOptionErrors(t *testing.T) {
 		// Refused by the trace once it is read: the window the flags cut.
 		{"window past the trace", imp("--start", "0", "--hours", "1e6"), "--hours: 1e+06 makes the window last 3.6e+09 s, more than 1e+09 s; ask for a shorter window or a higher load"},
 		{"window squeezed", imp("--start", "0", "--hours", "0.01", "--nodes", "1000", "--fit", "drop", "--load", "100"), "--load: 100 squeezes the window's 4.8e+03 node-seconds of jobs on 1000 nodes into 0.048 s (under 1 s); ask for a lower load"},
-		{"window emptied by the fit", imp("--start", "0", "--nodes", "1", "--fit", "drop"), "--fit: drop leaves none of the window's 3 jobs: 3 are wider than the 1-node cluster (scale fits them; so would more nodes)"},
+		{"window emptied by the fit", imp("--start", "0", "--nodes", "1", "--racks", "1", "--fit", "drop"), "--fit: drop leaves none of the window's 3 jobs: 3 are wider than the 1-node cluster (scale fits them; so would more nodes)"},
 		{"window empty from the middle", imp("--hours", "0.01", "--load", "100"), "--hours: 0.01 from the middle of the trace puts the window at [12.50 h, 12.51 h) of the 25.00 h trace: the window holds no jobs"},
 	}
 	for _, tc := range tests {
