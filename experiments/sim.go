@@ -191,8 +191,11 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	if !(c.Slowdown >= 1) || math.IsInf(c.Slowdown, 0) {
 		return nil, fmt.Errorf("%w: slowdown must be ≥ 1, got %g", ErrInvalidInput, c.Slowdown)
 	}
+	if err := c.CheckPartitions(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+	}
 	// The cluster is cloned: parallel runs share the caller's Input.
-	in.Cluster.PartitionNodes = slices.Clone(c.PartitionNodes)
+	in.Cluster = c.Clone()
 	s := &Sim{in: in, cfg: cfg, sched: sched, byID: make(map[int]*simJob, len(in.Jobs)),
 		free: slices.Clone(c.PartitionNodes)}
 	lastSubmit, lastDeadline := 0.0, 0.0
@@ -347,7 +350,7 @@ func (s *Sim) complete(t float64) {
 		s.removeRunning(sj)
 		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
 		c := planner.Completion{Job: &sj.job, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
-			Slowed: r.Slowed, Slowdown: 1}
+			Slowed: r.Slowed, Slowdown: 1, Speed: s.in.Cluster.SpeedOf(r.Alloc)}
 		if r.Slowed {
 			c.Slowdown = s.in.Cluster.Slowdown
 		}
@@ -463,11 +466,12 @@ func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 	return lost
 }
 
-// start runs sj on alloc from now: runtime = Runtime, × Slowdown when any
-// node is outside the job's preferred partitions.
+// start runs sj on alloc from now for Cluster.RuntimeOn: Runtime × Slowdown
+// when any node is outside the job's preferred partitions, / the speed of
+// the slowest partition it holds nodes in.
 func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	alloc = slices.Clone(alloc)
-	slowed := false
+	slowed := sj.job.SlowedOn(alloc)
 	var parts []int
 	for p, k := range alloc {
 		if k == 0 {
@@ -475,16 +479,13 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 		}
 		s.free[p] -= k
 		parts = append(parts, p)
-		if !sj.job.IsPreferred(p) {
-			slowed = true
-		}
 	}
 	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
 	s.pending = slices.Delete(s.pending, i, i+1)
 	s.pendingNodes -= sj.job.Nodes
 	sj.running = &planner.Running{Job: &sj.job, Start: now, Alloc: alloc, Slowed: slowed}
 	sj.run++
-	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, !slowed)
+	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, alloc)
 	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)

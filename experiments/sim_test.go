@@ -437,8 +437,8 @@ func stepAll(t *testing.T, sim *Sim, check func(*planner.State)) []*planner.Stat
 }
 
 // TestCompletionRecords: the scheduler is told of each completion with the
-// run's start, end and measured runtime, and whether it ran slowed, so
-// that it can learn the runtime on preferred nodes.
+// run's start, end and measured runtime, whether it ran slowed and its
+// speed, so that it can learn the runtime on preferred nodes of speed 1.
 func TestCompletionRecords(t *testing.T) {
 	in := Input{Cluster: cluster(2, 2), Window: 100,
 		Jobs: jobsOf(newJob(0, 0, 3, 100).prefer(0), newJob(1, 0, 1, 50).prefer(1))}
@@ -455,8 +455,8 @@ func TestCompletionRecords(t *testing.T) {
 	// Job 0 (3 nodes, prefers partition 0 of 2) runs slowed: 150 s; job 1
 	// takes the last node, on its preferred partition, and ends first.
 	want := []planner.Completion{
-		{Start: 0, End: 50, Runtime: 50, Slowdown: 1},
-		{Start: 0, End: 150, Runtime: 150, Slowed: true, Slowdown: 1.5},
+		{Start: 0, End: 50, Runtime: 50, Slowdown: 1, Speed: 1},
+		{Start: 0, End: 150, Runtime: 150, Slowed: true, Slowdown: 1.5, Speed: 1},
 	}
 	if len(sched.Observed) != len(want) {
 		t.Fatalf("observed %+v", sched.Observed)
@@ -470,5 +470,80 @@ func TestCompletionRecords(t *testing.T) {
 	}
 	if got := sched.Observed[1].PreferredRuntime(); got != 100 {
 		t.Errorf("preferred runtime %v, want 100", got)
+	}
+}
+
+// TestTwoSpeedCluster plays three jobs on a cluster of two partitions of
+// 2 nodes, of speed 1 and 2, through a greedy scheduler, and checks the
+// end times computed by hand (runtime × slowdown / the slowest speed):
+//
+//   - job 0 (2 nodes, 600 s, prefers partition 0) gets partition 0 at
+//     t = 0: speed 1, ends at 600;
+//   - job 1 (2 nodes, 600 s, prefers partition 0) finds it full and takes
+//     partition 1: slowed 1.5× but twice as fast, 600 × 1.5 / 2 = 450 s;
+//   - job 2 (3 nodes, 300 s, no preference), submitted at 500, fits once
+//     job 0 is done (the cycle at 600): 2 nodes of partition 0 and 1 of
+//     partition 1, so the gang runs at speed 1 and ends at 900.
+func TestTwoSpeedCluster(t *testing.T) {
+	c := workloads.Cluster{PartitionNodes: []int{2, 2}, PartitionSpeeds: []float64{1, 2}, Slowdown: 1.5}
+	in := Input{Cluster: c, Window: 600,
+		Jobs: jobsOf(newJob(0, 0, 2, 600).prefer(0), newJob(1, 0, 2, 600).prefer(0), newJob(2, 500, 3, 300))}
+	sched := &plannertest.Func{SchedName: "greedy", F: func(st *planner.State) (*planner.Decision, error) {
+		return &planner.Decision{Start: planner.PlaceGreedy(st, st.Pending)}, nil
+	}}
+	sim, err := NewSim(in, SimConfig{Interval: 60, Drain: 600}, sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		start, end float64
+		parts      []int
+		slowed     bool
+	}{
+		{0, 600, []int{0}, false},
+		{0, 450, []int{1}, true},
+		{600, 900, []int{0, 1}, false},
+	}
+	for i, w := range want {
+		r := res.Jobs[i]
+		if !r.Completed || r.Start != w.start || r.End != w.end || !slices.Equal(r.Partitions, w.parts) || r.Slowed != w.slowed {
+			t.Errorf("job %d: start %v end %v on %v slowed %v, want %v, %v, %v, %v", i, r.Start, r.End, r.Partitions, r.Slowed, w.start, w.end, w.parts, w.slowed)
+		}
+	}
+	// The scheduler learns nominal runtimes: its completions carry the
+	// run's speed.
+	speeds := map[int]float64{0: 1, 1: 2, 2: 1}
+	for _, o := range sched.Observed {
+		if o.Speed != speeds[o.Job.ID] || o.PreferredRuntime() != o.Job.Runtime {
+			t.Errorf("job %d: completion speed %v, preferred runtime %v, want %v and %v", o.Job.ID, o.Speed, o.PreferredRuntime(), speeds[o.Job.ID], o.Job.Runtime)
+		}
+	}
+	// Busy node-seconds count the nodes held, whatever their speed.
+	if want := 2*600 + 2*450 + 3*300.0; res.End != 900 || res.BusyNodeSeconds != want {
+		t.Errorf("end %v, busy %v node-seconds, want 900 and %v", res.End, res.BusyNodeSeconds, want)
+	}
+}
+
+func TestInvalidClusterSpeeds(t *testing.T) {
+	ok := jobsOf(newJob(0, 0, 1, 10))
+	tests := []struct {
+		name string
+		c    workloads.Cluster
+		want string
+	}{
+		{"speed per partition", workloads.Cluster{PartitionNodes: []int{2, 2}, PartitionSpeeds: []float64{1}, Slowdown: 1}, "partition_speeds must give a speed for each of the 2 partitions, got 1"},
+		{"zero speed", workloads.Cluster{PartitionNodes: []int{2, 2}, PartitionSpeeds: []float64{1, 0}, Slowdown: 1}, "partition 1 speed must be in"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSim(Input{Cluster: tc.c, Jobs: ok}, SimConfig{Interval: 1}, nil)
+			if err == nil || !errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrInvalidInput containing %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -133,14 +133,24 @@ type Completion struct {
 	// cluster's slowdown when Slowed, else 1).
 	Slowed   bool
 	Slowdown float64
+	// Speed is the speed factor the run had: the lowest speed among the
+	// partitions it held nodes in (workloads.Cluster.SpeedOf). Zero means
+	// 1, as on a cluster without speeds.
+	Speed float64
 }
 
-// PreferredRuntime is the run's runtime brought back to preferred nodes:
-// Runtime / Slowdown. It is what a predictor should learn: the estimates
-// are of runtimes on preferred nodes.
+// PreferredRuntime is the run's runtime brought back to preferred nodes of
+// speed 1: Runtime / Slowdown × Speed (without the slowdown when the run
+// was not slowed, without the speed when it is zero). It is what a
+// predictor should learn: the estimates are of nominal runtimes, and a
+// scheduler scales them by the speed and slowdown of a placement.
 func (c Completion) PreferredRuntime() float64 {
+	rt := c.Runtime
 	if c.Slowed && c.Slowdown > 0 {
-		return c.Runtime / c.Slowdown
+		rt /= c.Slowdown
 	}
-	return c.Runtime
+	if c.Speed > 0 {
+		rt *= c.Speed
+	}
+	return rt
 }

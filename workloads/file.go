@@ -18,6 +18,9 @@ import (
 //	               {"version":1,"generator":"google","params":{…},"seed":1,
 //	                "cluster":{"partition_nodes":[32,…],"slowdown":1.5},
 //	                "window_s":18000,"jobs":1500,"history_jobs":3000}
+//	               (the cluster also has "name", "partition_names" and
+//	               "partition_speeds" when they are not the defaults:
+//	               no name, r0…, speed 1; see Cluster)
 //	next lines:    history_jobs Job objects with "history":true (Submit < 0)
 //	then:          jobs Job objects of the window (0 ≤ Submit < window_s)
 //

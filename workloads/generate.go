@@ -17,9 +17,15 @@ import (
 // validated as given.
 type Params struct {
 	// Nodes is the cluster size, split into Racks equal racks (the first
-	// Nodes mod Racks racks get one node more).
+	// Nodes mod Racks racks get one node more: DefaultCluster) unless
+	// Layout describes the cluster.
 	Nodes int `json:"nodes"`
 	Racks int `json:"racks"`
+	// Layout, when set, is the cluster (a cluster file's): Nodes, Racks
+	// and Slowdown must then be its total nodes, its partition count and
+	// its slowdown. Nil for the default layout, so that the parameters of
+	// a workload generated without one read as they always did.
+	Layout *Cluster `json:"cluster,omitempty"`
 	// Hours is the window length; jobs are submitted in [0, Hours·3600 s).
 	Hours float64 `json:"hours"`
 	// Load is offered node-hours / (Nodes · Hours), SLO and BE together.
@@ -102,14 +108,14 @@ func DefaultParams(generator string) (Params, error) {
 	}
 	p := Params{
 		Nodes:             256,
-		Racks:             8,
+		Racks:             DefaultRacks,
 		Hours:             5,
 		Load:              1.4,
 		SLOShare:          0.5,
 		SlackPct:          []float64{20, 40, 60, 80},
 		Seed:              1,
 		PreferredFraction: 0.75,
-		Slowdown:          1.5,
+		Slowdown:          DefaultSlowdown,
 		ArrivalSCV:        4,
 		HistoryJobs:       3000,
 		SLOValue:          1000,
@@ -143,6 +149,15 @@ func (p *Params) validate(what string) error {
 	}
 	if err := CheckNodesRacks(p.Nodes, p.Racks); err != nil {
 		return bad("%v", err)
+	}
+	if l := p.Layout; l != nil {
+		if err := l.Validate(); err != nil {
+			return bad("%v", err)
+		}
+		if l.TotalNodes() != p.Nodes || len(l.PartitionNodes) != p.Racks || l.Slowdown != p.Slowdown {
+			return bad("nodes %d, racks %d and slowdown %v must be those of the cluster layout (%d, %d, %v)",
+				p.Nodes, p.Racks, p.Slowdown, l.TotalNodes(), len(l.PartitionNodes), l.Slowdown)
+		}
 	}
 	switch {
 	case !Finite(p.Hours) || p.Hours <= 0:
@@ -186,16 +201,23 @@ func CheckNodesRacks(nodes, racks int) error {
 	return nil
 }
 
-// Cluster is the cluster the parameters describe.
+// Cluster is the cluster the parameters describe: Layout when set, else
+// DefaultCluster(Nodes, Racks) with their Slowdown.
 func (p *Params) Cluster() Cluster {
-	parts := make([]int, p.Racks)
-	for r := range parts {
-		parts[r] = p.Nodes / p.Racks
-		if r < p.Nodes%p.Racks {
-			parts[r]++
-		}
+	if p.Layout != nil {
+		return p.Layout.Clone()
 	}
-	return Cluster{PartitionNodes: parts, Slowdown: p.Slowdown}
+	c := DefaultCluster(p.Nodes, p.Racks)
+	c.Slowdown = p.Slowdown
+	return c
+}
+
+// SetLayout makes c the cluster of p: Layout, and Nodes, Racks and
+// Slowdown from it.
+func (p *Params) SetLayout(c Cluster) {
+	c = c.Clone()
+	p.Layout = &c
+	p.Nodes, p.Racks, p.Slowdown = c.TotalNodes(), len(c.PartitionNodes), c.Slowdown
 }
 
 // Generate generates a workload of the named environment (Generators;
@@ -232,6 +254,10 @@ func Generate(generator string, p Params) (*Workload, error) {
 		return nil, err
 	}
 	p.SlackPct = slices.Clone(p.SlackPct)
+	if p.Layout != nil {
+		l := p.Layout.Clone()
+		p.Layout = &l
+	}
 	params, err := json.Marshal(&p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)

@@ -75,8 +75,9 @@ type Job struct {
 	// Nodes is the gang size: all nodes start together; they may come from
 	// several partitions of the allowed set.
 	Nodes int `json:"nodes"`
-	// Runtime is the actual runtime on preferred nodes (seconds); known to
-	// the simulator and to pointperfest only.
+	// Runtime is the actual runtime on preferred nodes of speed 1 (seconds;
+	// Cluster.RuntimeOn gives it on other nodes); known to the simulator
+	// and to pointperfest only.
 	Runtime float64 `json:"runtime_s"`
 	// Requested is the user's requested (wall-clock limit) time in seconds,
 	// as HPC schedulers plan with it (SWF field 9, Mustang wallclock_limit);
@@ -99,32 +100,6 @@ type Job struct {
 	// per-kind statistics. It is derived from the runtime model, so it is
 	// not a predictor feature; empty when unknown.
 	Kind string `json:"kind,omitempty"`
-}
-
-// Cluster is the simulated cluster: partitions (racks) of identical nodes.
-type Cluster struct {
-	// PartitionNodes[r] is the number of nodes of partition r.
-	PartitionNodes []int `json:"partition_nodes"`
-	// Slowdown is the runtime factor of a job that holds any node outside its
-	// preferred partitions (1.5 in the 3Sigma papers).
-	Slowdown float64 `json:"slowdown"`
-}
-
-// TotalNodes is Σ PartitionNodes.
-func (c Cluster) TotalNodes() int {
-	n := 0
-	for _, v := range c.PartitionNodes {
-		n += v
-	}
-	return n
-}
-
-// RuntimeOn is j's runtime given whether all of its nodes are preferred.
-func (c Cluster) RuntimeOn(j *Job, allPreferred bool) float64 {
-	if allPreferred {
-		return j.Runtime
-	}
-	return j.Runtime * c.Slowdown
 }
 
 // IsPreferred reports whether partition r is in j's preferred set.

@@ -89,8 +89,10 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // violation as a *LineError with the line the job has in the file Write
 // would produce (header = line 1, then history, then window jobs). Rules:
 //
-//   - header: version = FormatVersion; ≥ 1 partition, each of 1…2²⁴ nodes;
-//     slowdown in [1, MaxSlowdown]; window_s in [MinSeconds, MaxSeconds];
+//   - header: version = FormatVersion; the cluster's rules (Cluster.Validate:
+//     ≥ 1 partition, each of 1…2²⁴ nodes; names and speeds, when given, one
+//     per partition, names distinct, speeds in [MinSpeed, MaxSpeed]; slowdown
+//     in [1, MaxSlowdown]); window_s in [MinSeconds, MaxSeconds];
 //   - every job: id ≥ 0 and unique over history and window; class slo or
 //     be; 1 ≤ nodes ≤ cluster nodes; runtime in [MinSeconds, MaxSeconds]; requested
 //     in [0, MaxSeconds]; value in [0, MaxValue]; preferred partitions
@@ -127,20 +129,8 @@ func validateHeader(h *Header) error {
 	if h.Version != FormatVersion {
 		return invalidf("unsupported version %d (want %d)", h.Version, FormatVersion)
 	}
-	p := h.Cluster.PartitionNodes
-	if len(p) == 0 {
-		return invalidf("cluster must have ≥ 1 partition, got 0")
-	}
-	if len(p) > maxPartitions {
-		return invalidf("cluster must have ≤ %d partitions, got %d", maxPartitions, len(p))
-	}
-	for r, n := range p {
-		if n < 1 || n > maxPartitionNodes {
-			return invalidf("cluster partition %d must have 1…%d nodes, got %d", r, maxPartitionNodes, n)
-		}
-	}
-	if s := h.Cluster.Slowdown; !Finite(s) || s < 1 || s > MaxSlowdown {
-		return invalidf("cluster slowdown must be in [1, %g], got %v", float64(MaxSlowdown), s)
+	if err := h.Cluster.Validate(); err != nil {
+		return err
 	}
 	if !Finite(h.WindowS) || h.WindowS < MinSeconds || h.WindowS > MaxSeconds {
 		return invalidf("window_s must be in [%g, %g], got %v", MinSeconds, float64(MaxSeconds), h.WindowS)

@@ -109,6 +109,10 @@ type simulateConfig struct {
 	// Set only when used, so that a plain run's JSON does not change.
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
+
+	// Cluster is the cluster of --cluster, resolved (Nodes is its total):
+	// set only with --cluster, so that other runs' JSON does not change.
+	Cluster *workloads.ClusterSpec `json:"cluster,omitempty"`
 }
 
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -222,6 +226,9 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 	if f.format == "table" {
 		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
+		if c := in.Cluster; f.layout != nil || c.Name != "" || !c.Uniform() {
+			fmt.Fprintln(stdout, describeCluster(&c))
+		}
 	}
 	if interrupted {
 		// What has finished is written; the rest is lost.
@@ -311,7 +318,8 @@ func (f *simulateFlags) effectiveConfig() simulateConfig {
 		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
 	if f.generated() {
-		c.Nodes, c.Hours, c.Load, c.Slack = f.nodes, f.hours, f.load, f.slack
+		c.Nodes, c.Hours, c.Load, c.Slack = f.clusterNodes(), f.hours, f.load, f.slack
+		c.Cluster = f.clusterSpec()
 	}
 	return c
 }
@@ -465,6 +473,7 @@ func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, f *simulate
 		}
 	}
 	f.intervalGiven = fs.Changed("interval")
+	f.workloadFlags.noteGiven(fs)
 	return nil
 }
 

@@ -91,7 +91,7 @@ var notVaried = map[string]string{
 // flagUnits are the units of the x axis of a varied flag (durations are in
 // seconds).
 var flagUnits = map[string]string{
-	"slack": "%", "nodes": "nodes", "load": "node-hours / capacity", "hours": "h", "synthetic-shift": "%", "synthetic-cov": "%",
+	"slack": "%", "nodes": "nodes", "racks": "racks", "load": "node-hours / capacity", "hours": "h", "synthetic-shift": "%", "synthetic-cov": "%",
 	"samples-per-feature": "runtimes",
 }
 
@@ -354,6 +354,9 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg planne
 	}
 	pf.seed = seed
 	pf.intervalGiven = base.intervalGiven || fs.Changed("interval")
+	pf.nodesGiven = base.nodesGiven || fs.Changed("nodes")
+	pf.racksGiven = base.racksGiven || fs.Changed("racks")
+	pf.clusterGiven = base.clusterGiven || fs.Changed("cluster")
 	if err := pf.validate(reg); err != nil {
 		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}
@@ -363,7 +366,7 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg planne
 		// The flag library writes a float list with 6 decimals
 		// (20.0000001 and 20.0000004 both "20.000000").
 		held = exactFloats(set)
-	case flag == "workload" && !pf.generated():
+	case flag == "workload" && !pf.generated(), flag == "cluster":
 		held = "file " + filepath.Clean(held)
 	}
 	return pf, held, nil

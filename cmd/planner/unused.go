@@ -22,6 +22,8 @@ import (
 // a workload file fixes in their place.
 var generatorFlags = []struct{ name, fileSets string }{
 	{"nodes", "the cluster"},
+	{"racks", "the cluster"},
+	{"cluster", "the cluster"},
 	{"hours", "the window"},
 	{"load", "the arrivals"},
 	{"slack", "the deadlines"},

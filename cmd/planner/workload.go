@@ -48,6 +48,7 @@ func runWorkloadGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	wf.noteGiven(fs)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("workload generate: unexpected argument %q", fs.Arg(0))}
 	}
@@ -87,6 +88,7 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	wf.noteGiven(fs)
 	if fs.NArg() == 1 && !fs.Changed("workload") {
 		wf.workload, wf.argument = fs.Arg(0), true
 	} else if fs.NArg() > 0 {
@@ -138,6 +140,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
+	wf.noteGiven(fs)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("predict eval: unexpected argument %q", fs.Arg(0))}
 	}

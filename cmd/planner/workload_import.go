@@ -28,7 +28,10 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 	var start float64
 	fs.Float64Var(&start, "start", 0, "window start in hours after the trace's first submit (default: the middle of the trace; everything before the window is predictor history)")
 	fs.Float64Var(&o.Hours, "hours", o.Hours, "window length in hours (0: to the end of the trace)")
-	decimalVar(fs, &o.Nodes, "nodes", o.Nodes, "target cluster nodes (8 racks)")
+	decimalVar(fs, &o.Nodes, "nodes", o.Nodes, "target cluster nodes, in --racks equal racks")
+	decimalVar(fs, &o.Racks, "racks", o.Racks, "racks of the --nodes; --nodes must be a multiple")
+	var clusterFile string
+	fs.StringVar(&clusterFile, "cluster", "", "a target cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks")
 	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
 	decimalVar(fs, &o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
 	fs.Float64Var(&o.Load, "load", 0, "offered load of the window: as many consecutive jobs as give this load over --hours, their arrivals compressed (or stretched) into the window (default: the trace's own arrivals)")
@@ -39,10 +42,10 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error (warnings still)")
 	// optionFlags are the flags of the option fields an o.Validate error
 	// can name (workloads.FieldError.Field: a field of traces.Options or of
-	// its workloads.ClassRules); the other fields (Racks, Slowdown, the
-	// class values and preferred fraction) have no flag.
+	// its workloads.ClassRules); the other fields (Slowdown, the class
+	// values and preferred fraction) have no flag.
 	optionFlags := map[string]string{
-		"Nodes": "--nodes", "StartHours": "--start", "Hours": "--hours", "Fit": "--fit",
+		"Nodes": "--nodes", "Racks": "--racks", "Layout": "--cluster", "StartHours": "--start", "Hours": "--hours", "Fit": "--fit",
 		"MaxProcs": "--max-procs", "Load": "--load", "SlackPct": "--slack", "SLOShare": "--slo-share",
 	}
 	fs.Usage = func() {
@@ -73,7 +76,22 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		o.StartHours = start
 	}
-	o.Racks = min(o.Racks, max(o.Nodes, 1))
+	if fs.Changed("cluster") {
+		for _, size := range []string{"nodes", "racks"} {
+			if fs.Changed(size) {
+				return usageError{errNodesAndCluster("--" + size)}
+			}
+		}
+		c, err := readCluster(clusterFile)
+		if err != nil {
+			return usageError{err}
+		}
+		o.SetLayout(*c)
+	} else if o.Nodes >= 1 {
+		if err := checkEqualRacks(o.Nodes, o.Racks); err != nil {
+			return usageError{err}
+		}
+	}
 	if err := o.Validate(); err != nil {
 		if ferr := fieldFlagError(err, optionFlags); ferr != nil {
 			return usageError{ferr}

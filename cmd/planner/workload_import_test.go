@@ -136,7 +136,7 @@ func TestWorkloadImportOptionErrors(t *testing.T) {
 		{"window squeezed", imp("--start", "24", "--hours", "0", "--nodes", "1000", "--fit", "drop", "--load", "100"), "--load: 100 squeezes the window's 120 node-seconds of jobs on 1000 nodes into 0.0012 s (under 1 s); ask for a lower load"},
 		{"trace too short for the load", imp("--start", "0", "--hours", "24", "--nodes", "16", "--load", "1.4"),
 			"--hours: 24 at load 1.4 needs 1.94e+06 node-seconds of jobs on 16 nodes, but small.swf runs out: its 4 jobs from the window start (0.00 h) to its end carry 7.97e+04 (load 0.0577 over 24 h); ask for at most 0.98 hours, a lower load"},
-		{"window emptied by the fit", imp("--start", "0", "--nodes", "1", "--fit", "drop"), "--fit: drop leaves none of the window's 3 jobs: 3 are wider than the 1-node cluster (scale fits them; so would more nodes)"},
+		{"window emptied by the fit", imp("--start", "0", "--nodes", "1", "--racks", "1", "--fit", "drop"), "--fit: drop leaves none of the window's 3 jobs: 3 are wider than the 1-node cluster (scale fits them; so would more nodes)"},
 		{"window empty from the middle", imp("--hours", "0.01"), "--hours: 0.01 from the middle of the trace puts the window at [12.50 h, 12.51 h) of the 25.00 h trace: the window holds no jobs"},
 	}
 	for _, tc := range tests {

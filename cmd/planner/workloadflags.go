@@ -21,6 +21,8 @@ import (
 type workloadFlags struct {
 	workload string
 	nodes    int
+	racks    int
+	cluster  string
 	hours    float64
 	load     float64
 	slack    []float64
@@ -28,11 +30,20 @@ type workloadFlags struct {
 	// argument: the file was the command's argument, not --workload, so
 	// errors name it by its path alone.
 	argument bool
+	// nodesGiven, racksGiven, clusterGiven: --nodes, --racks, --cluster
+	// were given (noteGiven), so that a size given with --cluster, or an
+	// empty --cluster, is an error.
+	nodesGiven, racksGiven, clusterGiven bool
+	// layout is the cluster of --cluster, read by validate for a
+	// generator; nil without --cluster.
+	layout *workloads.Cluster
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
 	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments) — or a workload FILE")
-	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes (generators only; 8 racks)")
+	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only)")
+	decimalVar(fs, &w.racks, "racks", workloads.DefaultRacks, "racks of the --nodes; --nodes must be a multiple (generators only)")
+	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")
 	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only)")
 	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each)")
 	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (generators only)")
@@ -60,15 +71,58 @@ func (w *workloadFlags) validate() error {
 			return fmt.Errorf("--slack: must be in [0, %g] percent, got %v", float64(workloads.MaxSlackPct), s)
 		}
 	}
-	if p, err := workloads.DefaultParams(w.workload); err == nil { // a generator
-		if err := workloads.CheckNodesRacks(w.nodes, min(p.Racks, w.nodes)); err != nil {
-			if ferr := fieldFlagError(err, map[string]string{"Nodes": "--nodes"}); ferr != nil {
-				return ferr
-			}
-			return fmt.Errorf("--nodes: %w", err)
+	w.layout = nil
+	if !w.generated() {
+		return nil // a file sets the cluster (the flags are checked as unused)
+	}
+	if w.cluster != "" || w.clusterGiven {
+		switch {
+		case w.nodesGiven:
+			return errNodesAndCluster("--nodes")
+		case w.racksGiven:
+			return errNodesAndCluster("--racks")
 		}
+		c, err := readCluster(w.cluster)
+		if err != nil {
+			return err
+		}
+		w.layout = c
+		return nil
+	}
+	if err := checkEqualRacks(w.nodes, w.racks); err != nil {
+		return err
+	}
+	if err := workloads.CheckNodesRacks(w.nodes, w.racks); err != nil {
+		if ferr := fieldFlagError(err, map[string]string{"Nodes": "--nodes", "Racks": "--racks"}); ferr != nil {
+			return ferr
+		}
+		return fmt.Errorf("--nodes: %w", err)
 	}
 	return nil
+}
+
+// noteGiven records which of the cluster's flags fs was given.
+func (w *workloadFlags) noteGiven(fs *pflag.FlagSet) {
+	w.nodesGiven, w.racksGiven, w.clusterGiven = fs.Changed("nodes"), fs.Changed("racks"), fs.Changed("cluster")
+}
+
+// clusterSpec is the cluster of --cluster as the report's config shows
+// it, or nil without --cluster (a generator's cluster is then its
+// --nodes).
+func (w *workloadFlags) clusterSpec() *workloads.ClusterSpec {
+	if w.layout == nil || !w.generated() {
+		return nil
+	}
+	s := w.layout.Spec()
+	return &s
+}
+
+// clusterNodes is the nodes of a generator's cluster.
+func (w *workloadFlags) clusterNodes() int {
+	if w.layout != nil {
+		return w.layout.TotalNodes()
+	}
+	return w.nodes
 }
 
 // generated reports whether --workload names a generator rather than a file.
@@ -84,9 +138,11 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--workload %s: %w", w.workload, err)
 		}
-		p.Nodes, p.Hours, p.Load, p.Seed = w.nodes, w.hours, w.load, w.seed
+		p.Nodes, p.Racks, p.Hours, p.Load, p.Seed = w.nodes, w.racks, w.hours, w.load, w.seed
 		p.SlackPct = append([]float64(nil), w.slack...)
-		p.Racks = min(p.Racks, p.Nodes)
+		if w.layout != nil {
+			p.SetLayout(*w.layout)
+		}
 		wl, err := workloads.Generate(w.workload, p)
 		if err != nil {
 			// Every parameter of a generator is a flag: a refusal is a

@@ -77,8 +77,9 @@ func correctionStep(k int) float64 {
 // (DefaultRequestedTime when unknown); for backfill-pred 3σPredict's point
 // estimate capped by the requested time. An estimate is made once, when the
 // job is first seen. A job placed off its preferred partitions runs the
-// cluster's Slowdown× longer in this simulator, so its estimate is scaled
-// by the same factor.
+// cluster's Slowdown× longer in this simulator, and on partitions of speed
+// s 1/s times as long, so its estimate is scaled by the same factor
+// (workloads.Cluster.Factor).
 //
 // The simulator does not kill a job at its requested time, so a running job
 // can outlive its estimate (always possible with predictions; with
@@ -207,7 +208,7 @@ func (b *Backfill) initialEstimate(job *workloads.Job, limit float64) float64 {
 
 // runtimeEstimate is the estimated runtime (seconds) of a run that has
 // lasted elapsed seconds so far, with every time scaled by scale (the
-// cluster's slowdown for a slowed run, else 1). With p = base·scale and
+// run's slowdown / speed, Cluster.Factor). With p = base·scale and
 // L = limit·scale it is p + step(n) for the least n ≥ 0 with p + step(n) >
 // elapsed (step(0) = 0, then correctionSteps), capped at L while elapsed <
 // L: Tsafrir et al.'s gradual correction of an under-prediction, applied
@@ -250,7 +251,7 @@ func (b *Backfill) Schedule(_ context.Context, st *planner.State) (*planner.Deci
 		in := b.info(r.Job)
 		in.slowed = r.Slowed
 		elapsed := math.Max(0, st.Now-r.Start)
-		end := r.Start + in.runtimeEstimate(elapsed, c.scale(r.Slowed))
+		end := r.Start + in.runtimeEstimate(elapsed, c.scale(r.Slowed, r.Alloc))
 		c.releases = append(c.releases, release{end: end, id: r.Job.ID, alloc: r.Alloc})
 	}
 	queue := slices.Clone(st.Pending)
@@ -290,22 +291,18 @@ func compareFCFS(a, b *planner.Pending) int {
 	return cmp.Compare(a.Job.ID, b.Job.ID)
 }
 
-// scale is the runtime factor of a run: the slowdown when slowed, else 1.
-func (c *backfillCycle) scale(slowed bool) float64 {
+// scale is the runtime factor of a run on alloc (workloads.Cluster.Factor):
+// the cluster's slowdown when slowed (else 1), divided by the speed of
+// the slowest partition alloc holds nodes in.
+func (c *backfillCycle) scale(slowed bool, alloc []int) float64 {
+	f := 1.0
 	if slowed && c.st.Cluster.Slowdown > 0 {
-		return c.st.Cluster.Slowdown
+		f = c.st.Cluster.Slowdown
 	}
-	return 1
-}
-
-// slowedOn reports whether alloc holds a node outside job's preferred set.
-func slowedOn(job *workloads.Job, alloc []int) bool {
-	for r, k := range alloc {
-		if k > 0 && !job.IsPreferred(r) {
-			return true
-		}
+	if v := c.st.Cluster.SpeedOf(alloc); v > 0 {
+		f /= v
 	}
-	return false
+	return f
 }
 
 // start places job now on alloc and adds its estimated end to the releases.
@@ -314,8 +311,8 @@ func (c *backfillCycle) start(job *workloads.Job, alloc []int) {
 		c.free[r] -= k
 	}
 	in := c.b.info(job)
-	in.slowed = slowedOn(job, alloc)
-	end := c.st.Now + in.runtimeEstimate(0, c.scale(in.slowed))
+	in.slowed = job.SlowedOn(alloc)
+	end := c.st.Now + in.runtimeEstimate(0, c.scale(in.slowed, alloc))
 	c.releases = append(c.releases, release{end: end, id: job.ID, alloc: alloc})
 	c.dec.Start = append(c.dec.Start, planner.Placement{JobID: job.ID, Alloc: alloc})
 }
@@ -358,7 +355,7 @@ func (c *backfillCycle) backfill(job *workloads.Job, shadow float64, extra []int
 		return
 	}
 	in := c.b.info(job)
-	if c.st.Now+in.runtimeEstimate(0, c.scale(slowedOn(job, alloc))) <= shadow {
+	if c.st.Now+in.runtimeEstimate(0, c.scale(job.SlowedOn(alloc), alloc)) <= shadow {
 		c.start(job, alloc)
 		return
 	}

@@ -33,6 +33,12 @@ func bfState(now float64, partitions []int, running []*planner.Running, pend ...
 		Free: free, Pending: pending(pend...), Running: running, Interval: 60}
 }
 
+// withSpeeds gives st's partitions the speeds.
+func withSpeeds(st *planner.State, speeds ...float64) *planner.State {
+	st.Cluster.PartitionSpeeds = speeds
+	return st
+}
+
 func placementsEqual(a, b []planner.Placement) bool {
 	return slices.EqualFunc(a, b, func(x, y planner.Placement) bool { return x.JobID == y.JobID && slices.Equal(x.Alloc, y.Alloc) })
 }
@@ -139,6 +145,18 @@ func TestBackfillSchedule(t *testing.T) {
 				bfJob(1, 0, 8, 500), bfJob(2, 1, 4, 1400), bfJob(3, 2, 4, 1600)),
 			start:  []planner.Placement{pl(2, 0, 4)},
 			shadow: 1500,
+		},
+		{
+			name: "a running job on nodes of speed 2 is estimated half as long",
+			st: withSpeeds(bfState(0, []int{6, 4}, []*planner.Running{{Job: bfJob(100, 0, 6, 1000), Alloc: []int{6, 0}}},
+				bfJob(1, 0, 8, 500)), 2, 1),
+			shadow: 500,
+		},
+		{
+			name: "a running gang is estimated at its slowest partition's speed",
+			st: withSpeeds(bfState(0, []int{6, 4}, []*planner.Running{{Job: bfJob(100, 0, 7, 1000), Alloc: []int{6, 1}}},
+				bfJob(1, 0, 8, 500)), 2, 0.5),
+			shadow: 2000,
 		},
 		{
 			name: "a running job past its requested time is extended step-wise",

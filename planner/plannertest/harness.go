@@ -138,7 +138,7 @@ func (c *Cluster) Apply(st *planner.State, d *planner.Decision) {
 // Advance completes every running job whose true runtime ends by t, in
 // completion order, telling the scheduler of each, and sets the clock to t.
 func (c *Cluster) Advance(t float64) {
-	end := func(r *planner.Running) float64 { return r.Start + c.Spec.RuntimeOn(r.Job, !r.Slowed) }
+	end := func(r *planner.Running) float64 { return r.Start + c.Spec.RuntimeOn(r.Job, r.Alloc) }
 	slices.SortStableFunc(c.Running, func(a, b *planner.Running) int { return cmp.Compare(end(a), end(b)) })
 	for len(c.Running) > 0 && end(c.Running[0]) <= t {
 		r := c.Running[0]
@@ -148,7 +148,8 @@ func (c *Cluster) Advance(t float64) {
 		}
 		e := end(r)
 		c.Completed[r.Job.ID] = e
-		comp := planner.Completion{Job: r.Job, Start: r.Start, End: e, Runtime: e - r.Start, Slowed: r.Slowed, Slowdown: 1}
+		comp := planner.Completion{Job: r.Job, Start: r.Start, End: e, Runtime: e - r.Start, Slowed: r.Slowed, Slowdown: 1,
+			Speed: c.Spec.SpeedOf(r.Alloc)}
 		if r.Slowed {
 			comp.Slowdown = c.Spec.Slowdown
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plannerhq/planner/distributions"
@@ -23,10 +24,13 @@ func (c *cycle) capacity() error {
 	var fixed []utility.Running
 	for _, r := range st.Running {
 		info := c.s.info(r.Job, c.id, st.Now)
-		rt := info.pref
+		// The run's own factor: its slowdown when slowed, over the speed
+		// of the slowest partition it holds (exact: its nodes are known).
+		f := 1.0
 		if r.Slowed {
-			rt = info.slowRuntime(st.Cluster.Slowdown)
+			f = st.Cluster.Slowdown
 		}
+		rt := info.runtimeAt(f / st.Cluster.SpeedOf(r.Alloc))
 		elapsed := math.Max(0, st.Now-r.Start)
 		var pd distributions.Piecewise = rt
 		if end, ok := c.s.extend(r, rt.Max(), elapsed, c.interval); ok {
@@ -120,10 +124,12 @@ func (c *cycle) remainingUtility(r *planner.Running, d distributions.Piecewise, 
 	return 0, nil
 }
 
-// groupPartitions groups partitions by their membership in every pending
-// job's preferred set: within a group every job is indifferent, so the plan
-// needs one pool per group, not per partition (DESIGN.md "Aggregating
-// identical nodes"). Groups are numbered by their first partition.
+// groupPartitions groups partitions by their speed and their membership in
+// every pending job's preferred set: within a group every job is
+// indifferent, so the plan needs one pool per group, not per partition
+// (DESIGN.md "Aggregating identical nodes"). Partitions of different
+// speeds are never merged: a job runs at another pace on each. Groups are
+// numbered by their first partition.
 func (c *cycle) groupPartitions() {
 	np := len(c.st.Cluster.PartitionNodes)
 	sig := make([]strings.Builder, np)
@@ -156,12 +162,16 @@ func (c *cycle) groupPartitions() {
 	index := map[string]int{}
 	for r := range np {
 		k := sig[r].String()
+		if !c.st.Cluster.Uniform() {
+			k += "|" + strconv.FormatFloat(c.st.Cluster.Speed(r), 'g', -1, 64)
+		}
 		g, ok := index[k]
 		if !ok {
 			g = len(c.parts)
 			index[k] = g
 			c.parts = append(c.parts, nil)
 			c.gNodes = append(c.gNodes, 0)
+			c.gSpeed = append(c.gSpeed, c.st.Cluster.Speed(r))
 		}
 		c.groupOf[r] = g
 		c.parts[g] = append(c.parts[g], r)

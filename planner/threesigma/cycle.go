@@ -32,9 +32,10 @@ type cycle struct {
 
 	// Partition groups: partitions every job treats alike (same preference
 	// membership for every pending job) are planned as one pool.
-	groupOf []int   // partition → group
-	parts   [][]int // group → partitions, ascending
-	gNodes  []int   // group → nodes
+	groupOf []int     // partition → group
+	parts   [][]int   // group → partitions, ascending
+	gNodes  []int     // group → nodes
+	gSpeed  []float64 // group → the speed of its nodes
 
 	// capacity: C[g·len(checks)+k], expected free nodes of group g at check k
 	// once the non-preemptible running jobs are accounted for.
@@ -74,7 +75,8 @@ type pjob struct {
 }
 
 // allowedSet is one allowed partition set of a job: its preferred groups
-// (runtime as estimated) or all groups (runtime × slowdown).
+// (runtime as estimated) or all groups (runtime × slowdown), each down to
+// one speed (runtime / that speed; see options).
 type allowedSet struct {
 	all    bool
 	groups []int

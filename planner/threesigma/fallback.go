@@ -54,11 +54,11 @@ func (c *cycle) fallback() {
 }
 
 // canMeet reports whether an SLO job started now could still complete by
-// its deadline: the deadline is ahead, and its runtime estimate on
-// preferred nodes (the fastest it can run) allows a runtime of at most
-// deadline − now, P(T ≤ deadline − now) > 0. When the estimate itself
-// fails (the stage that failed may have been the estimator), only the
-// deadline is judged.
+// its deadline: the deadline is ahead, and its runtime estimate on its
+// fastest preferred nodes (the fastest it can run, speed v) allows a
+// runtime of at most deadline − now, P(T/v ≤ deadline − now) > 0. When
+// the estimate itself fails (the stage that failed may have been the
+// estimator), only the deadline is judged.
 func (c *cycle) canMeet(job *workloads.Job) (ok bool) {
 	left := job.Deadline - c.st.Now
 	if !(left > 0) {
@@ -69,5 +69,16 @@ func (c *cycle) canMeet(job *workloads.Job) (ok bool) {
 			ok = true
 		}
 	}()
+	if cl := c.st.Cluster; !cl.Uniform() {
+		v := 0.0
+		for r := range cl.PartitionNodes {
+			if job.IsPreferred(r) {
+				v = max(v, cl.Speed(r))
+			}
+		}
+		if v > 0 {
+			left *= v
+		}
+	}
 	return c.s.info(job, c.id, c.st.Now).est.Dist.CDF(left) > 0
 }

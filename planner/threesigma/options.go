@@ -10,9 +10,11 @@ import (
 // options is stage 2: the pending jobs to plan and, for each, its allowed
 // partition sets (DESIGN.md step 2): the preferred groups with the runtime
 // as estimated and, when the preferred partitions are not all of them, all
-// groups with the runtime scaled by the cluster's slowdown. A set too small
-// for the job's gang is left out. Each set is combined with every start
-// slice in the valuation stage.
+// groups with the runtime scaled by the cluster's slowdown. On a cluster
+// whose partitions differ in speed each of these is split by speed
+// (speedSets): a gang runs at the pace of its slowest node. A set too
+// small for the job's gang is left out. Each set is combined with every
+// start slice in the valuation stage.
 func (c *cycle) options() error {
 	pend := c.planned()
 	all := make([]int, len(c.parts))
@@ -27,10 +29,10 @@ func (c *cycle) options() error {
 		info := c.s.info(job, c.id, c.st.Now)
 		pj := &pjob{p: p, info: info}
 		if pref := c.prefGroups(job); pref != nil {
-			pj.sets = append(pj.sets, allowedSet{groups: pref, rt: info.pref})
-			pj.sets = append(pj.sets, allowedSet{all: true, groups: all, rt: info.slowRuntime(c.st.Cluster.Slowdown)})
+			pj.sets = c.speedSets(pj.sets, info, pref, false, 1)
+			pj.sets = c.speedSets(pj.sets, info, all, true, c.st.Cluster.Slowdown)
 		} else {
-			pj.sets = append(pj.sets, allowedSet{groups: all, rt: info.pref})
+			pj.sets = c.speedSets(pj.sets, info, all, false, 1)
 		}
 		pj.sets = slices.DeleteFunc(pj.sets, func(a allowedSet) bool {
 			n := 0
@@ -44,6 +46,44 @@ func (c *cycle) options() error {
 		}
 	}
 	return nil
+}
+
+// speedSets appends to sets the allowed sets of a job over groups, whose
+// runtime takes the factor slowdown (all: the sets off the job's preferred
+// partitions). There is one set per distinct speed s of the groups, from
+// the fastest down: the groups of speed ≥ s, with the runtime ×
+// slowdown / s. On a cluster of one speed that is a single set of all the
+// groups.
+//
+// The runtime is exact for a gang placed in the set's groups of speed s
+// only, and conservative otherwise (a gang that holds no node of speed s
+// runs faster than planned, never slower), because the plan does not know
+// which groups the counts y will pick; the faster sets let the plan choose
+// the faster pace where it fits.
+func (c *cycle) speedSets(sets []allowedSet, info *jobInfo, groups []int, all bool, slowdown float64) []allowedSet {
+	if !(slowdown > 0) {
+		slowdown = 1
+	}
+	speeds := make([]float64, 0, 2)
+	for _, g := range groups {
+		speeds = append(speeds, c.gSpeed[g])
+	}
+	slices.Sort(speeds)
+	speeds = slices.Compact(speeds)
+	for i := len(speeds) - 1; i >= 0; i-- {
+		s := speeds[i]
+		var gs []int
+		for _, g := range groups {
+			if c.gSpeed[g] >= s {
+				gs = append(gs, g)
+			}
+		}
+		if i == 0 {
+			gs = groups // all of them: the set it always was on one speed
+		}
+		sets = append(sets, allowedSet{all: all, groups: gs, rt: info.runtimeAt(slowdown / s)})
+	}
+	return sets
 }
 
 // planned returns the pending jobs this cycle plans: all of them ordered by

@@ -3,6 +3,7 @@ package threesigma
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"time"
 
@@ -51,10 +52,12 @@ type stage struct {
 // jobInfo is what the scheduler remembers about a job across cycles.
 type jobInfo struct {
 	est estimate.Estimate
-	// pref is the runtime on preferred nodes, all the runtime slowed by the
-	// cluster's slowdown (nil until needed), both prepared for valuation.
-	pref, all *utility.Runtime
-	seen      uint64 // last cycle that saw the job
+	// pref is the runtime on preferred nodes of speed 1, prepared for
+	// valuation; scaled holds the runtimes scaled by the factors asked
+	// for so far (runtimeAt), in the order they were first asked for.
+	pref   *utility.Runtime
+	scaled []scaledRuntime
+	seen   uint64 // last cycle that saw the job
 	// first is the plan time of the first cycle that saw the job: the
 	// earliest it could have started.
 	first float64
@@ -240,26 +243,35 @@ func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64, now float64) *jobI
 	return in
 }
 
-// slowRuntime returns the job's runtime distribution on non-preferred nodes.
-func (in *jobInfo) slowRuntime(slowdown float64) *utility.Runtime {
-	if in.all != nil {
-		return in.all
+// scaledRuntime is a job's runtime distribution scaled by a factor.
+type scaledRuntime struct {
+	factor float64
+	rt     *utility.Runtime
+}
+
+// runtimeAt returns the job's runtime distribution on a placement whose
+// runtime factor is f (slowdown / speed, workloads.Cluster.Factor): the
+// distribution of f·T for the nominal runtime T. f = 1 (or not > 0) is
+// the nominal runtime itself. Each factor is scaled once per job.
+func (in *jobInfo) runtimeAt(f float64) *utility.Runtime {
+	if !(f > 0) || f == 1 || math.IsInf(f, 0) {
+		return in.pref
 	}
-	if slowdown <= 0 || slowdown == 1 {
-		in.all = in.pref
-		return in.all
+	for _, s := range in.scaled {
+		if s.factor == f {
+			return s.rt
+		}
 	}
-	if d, err := distributions.Scale(in.pref, slowdown); err == nil {
+	rt := in.pref // cannot stay so for a valid prepared runtime
+	if d, err := distributions.Scale(in.pref, f); err == nil {
 		if p, ok := d.(distributions.Piecewise); ok {
 			if r, err := utility.NewRuntime(p); err == nil {
-				in.all = r
+				rt = r
 			}
 		}
 	}
-	if in.all == nil {
-		in.all = in.pref // cannot happen for a valid prepared runtime
-	}
-	return in.all
+	in.scaled = append(in.scaled, scaledRuntime{factor: f, rt: rt})
+	return rt
 }
 
 // fillStats records the cycle's sizes and solve outcome in its decision.

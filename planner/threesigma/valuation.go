@@ -44,11 +44,14 @@ func (c *cycle) valuation() error {
 			return fmt.Errorf("job %d: %w", job.ID, err)
 		}
 		tol := UtilTol * math.Max(job.Value, 0)
+		// The penalty of the sets off the preferred partitions applies
+		// when the job has a preferred set to choose instead.
+		hasPreferred := slices.ContainsFunc(pj.sets, func(a allowedSet) bool { return !a.all })
 		for si := range pj.sets {
 			set := &pj.sets[si]
 			set.util = set.rt.ExpectedUtility(pj.curve, startT, make([]float64, len(startT)))
 			slow := 1.0
-			if set.all && len(pj.sets) > 1 {
+			if set.all && hasPreferred {
 				slow = 1 - c.s.cfg.SlowPenalty
 			}
 			any := false

@@ -31,6 +31,10 @@ type Options struct {
 	Nodes    int     `json:"nodes"`
 	Racks    int     `json:"racks"`
 	Slowdown float64 `json:"slowdown"`
+	// Layout, when set, is the target cluster (a cluster file's), and
+	// Nodes, Racks and Slowdown must be its total, partition count and
+	// slowdown (SetLayout); nil for the generators' layout.
+	Layout *workloads.Cluster `json:"cluster,omitempty"`
 	// StartHours is where the window starts, in hours after the trace's
 	// first kept submit; negative means the middle of the trace's submit
 	// span (SLearn §4.3: the first half is history, the window comes from
@@ -90,6 +94,15 @@ func (o *Options) Validate() error {
 	if err := workloads.CheckNodesRacks(o.Nodes, o.Racks); err != nil {
 		return err
 	}
+	if l := o.Layout; l != nil {
+		if err := l.Validate(); err != nil {
+			return workloads.BadField("Layout", "cluster", "%v", err)
+		}
+		if l.TotalNodes() != o.Nodes || len(l.PartitionNodes) != o.Racks || l.Slowdown != o.Slowdown {
+			return workloads.BadField("Layout", "cluster", "has %d nodes in %d partitions with slowdown %v, the options %d, %d and %v",
+				l.TotalNodes(), len(l.PartitionNodes), l.Slowdown, o.Nodes, o.Racks, o.Slowdown)
+		}
+	}
 	bad := workloads.BadField
 	switch {
 	case !workloads.Finite(o.Slowdown) || o.Slowdown < 1:
@@ -106,6 +119,14 @@ func (o *Options) Validate() error {
 		return bad("Load", "load", "must be 0 (keep the trace's arrivals) or in [%g, %g], got %v", minLoad, float64(maxLoad), o.Load)
 	}
 	return o.Classes.Validate()
+}
+
+// SetLayout makes c the target cluster: Layout, and Nodes, Racks and
+// Slowdown from it.
+func (o *Options) SetLayout(c workloads.Cluster) {
+	c = c.Clone()
+	o.Layout = &c
+	o.Nodes, o.Racks, o.Slowdown = c.TotalNodes(), len(c.PartitionNodes), c.Slowdown
 }
 
 // Report says what Build did with a trace, for the importer's user.
@@ -359,6 +380,9 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 	gp := workloads.DefaultGoogleParams()
 	gp.Nodes, gp.Racks, gp.Slowdown = o.Nodes, o.Racks, o.Slowdown
 	cl := gp.Cluster()
+	if o.Layout != nil {
+		cl = o.Layout.Clone()
+	}
 	racks := len(cl.PartitionNodes)
 	o.Classes.AssignClasses(win)
 	o.Classes.AssignClasses(hist)
