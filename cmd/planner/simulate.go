@@ -152,7 +152,7 @@ func newSimulateFlags(name string, out io.Writer, reg experiments.Registry) (*pf
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
 	fs.StringVar(&f.out, "out", "", "also write results.json, jobs.csv and chart.png into this directory")
-	fs.StringVar(&f.config, "config", "", "read settings from a JSON file whose keys are flag names; flags given on the command line win")
+	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	decimalVar(fs, &f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
@@ -429,6 +429,9 @@ func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, f *simulate
 	f.intervalGiven = fs.Changed("interval")
 	return nil
 }
+
+// configUsage is the help of every command's --config.
+const configUsage = "read settings from a JSON `file` whose keys are flag names; flags given on the command line win"
 
 // applyConfigFile sets every flag named by a key of the JSON object in path
 // that was not given on the command line. Values may be strings, numbers,
