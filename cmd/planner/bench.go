@@ -43,7 +43,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards, by default "+deterministicGuard.String()+"; a solve it stops is an error)")
 	decimalVar(fs, &cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
-	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
 	fs.StringVar(&config, "config", "", configUsage)
 	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s, at most 1h); '% of best' is then against it")
 	decimalVar(fs, &cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")

@@ -99,6 +99,50 @@ func TestUnknownWorkload(t *testing.T) {
 	}
 }
 
+// TestOutAndQuietShorthands: -o is --out (a file, or a results
+// directory) and -q is --quiet (no progress on standard error) in every
+// command that has them.
+func TestOutAndQuietShorthands(t *testing.T) {
+	tiny := []string{"--nodes", "16", "--hours", "0.34", "--schedulers", "prio"}
+	bench := []string{"bench", "solver", "--jobs", "10", "--seeds", "1", "--solvers", "greedy", "--deterministic", "--work", "10"}
+	tests := []struct {
+		name     string
+		args     func(dir string) []string
+		quiet    bool   // nothing on stderr
+		wantFile string // in dir, written by -o
+	}{
+		{"simulate -q -o", func(d string) []string { return append([]string{"simulate", "-q", "-o", d}, tiny...) }, true, "results.json"},
+		{"simulate --quiet --out", func(d string) []string { return append([]string{"simulate", "--quiet", "--out", d}, tiny...) }, true, "results.json"},
+		{"simulate with progress", func(d string) []string { return append([]string{"simulate", "-o", d}, tiny...) }, false, "jobs.csv"},
+		{"sweep -q -o", func(d string) []string {
+			return append([]string{"sweep", "-q", "-o", d, "--vary", "load=1,2"}, tiny...)
+		}, true, "report.md"},
+		{"sweep with progress", func(d string) []string { return append([]string{"sweep", "--vary", "load=1,2"}, tiny...) }, false, ""},
+		{"bench solver -q", func(string) []string { return append(bench, "-q") }, true, ""},
+		{"bench solver with progress", func(string) []string { return bench }, false, ""},
+		{"workload generate -o", func(d string) []string {
+			return []string{"workload", "generate", "--hours", "0.2", "-o", filepath.Join(d, "w.jsonl")}
+		}, true, "w.jsonl"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			_, stderr, err := runCLI(t, tc.args(dir)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (stderr == "") != tc.quiet {
+				t.Errorf("stderr %q; want it empty: %v", stderr, tc.quiet)
+			}
+			if tc.wantFile != "" {
+				if _, err := os.Stat(filepath.Join(dir, tc.wantFile)); err != nil {
+					t.Errorf("-o wrote no %s: %v", tc.wantFile, err)
+				}
+			}
+		})
+	}
+}
+
 // TestConfigAndFormat: workload stats, predict eval and bench solver take
 // --format table|json and --config FILE as simulate does: the file's keys
 // are flag names, the command line wins, and an error about the file's
@@ -143,5 +187,107 @@ func TestConfigAndFormat(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestBoolValueApart: a true/false flag with its value as the next
+// argument (--deterministic false), which the flag library would read as
+// the flag set to true and a stray argument, is a usage error that says
+// how to write it; with "=" it is read.
+func TestBoolValueApart(t *testing.T) {
+	tiny := []string{"--nodes", "16", "--hours", "0.34", "--schedulers", "3sigma", "-q"}
+	tests := []struct {
+		name string
+		args []string
+		want string // the whole error; "" for none
+	}{
+		{"simulate", append([]string{"simulate", "--deterministic", "false"}, tiny...), "--deterministic: write --deterministic=false (a true/false flag takes its value after '=')"},
+		{"any case", append([]string{"simulate", "--deterministic", "FALSE"}, tiny...), "--deterministic: write --deterministic=false (a true/false flag takes its value after '=')"},
+		{"sweep", append([]string{"sweep", "--vary", "load=1,2", "--synthetic", "true"}, tiny...), "--synthetic: write --synthetic=true (a true/false flag takes its value after '=')"},
+		{"a shorthand", []string{"bench", "solver", "-q", "false"}, "--quiet: write --quiet=false (a true/false flag takes its value after '=')"},
+		{"workload import", []string{"workload", "import", "--format", "swf", "--skip-bad", "true", "x.swf"}, "--skip-bad: write --skip-bad=true (a true/false flag takes its value after '=')"},
+		{"with =", []string{"bench", "solver", "--deterministic=true", "--work", "10", "--jobs", "10", "--seeds", "1", "--solvers", "greedy", "-q=true"}, ""},
+		{"the value of a string flag", []string{"simulate", "--workload", "false"}, "--workload false: neither a generator (google, hedgefund, mustang) nor an existing file"},
+		{"an argument after --", []string{"workload", "stats", "--", "false"}, "false: neither a generator (google, hedgefund, mustang) nor an existing file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			checkUsageError(t, err, tc.want)
+		})
+	}
+}
+
+// TestListDefaultsInHelp: --help shows a list flag's default as the list
+// is written on the command line: --slack's as 20,40,60,80.
+func TestListDefaultsInHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate"}, {"sweep"}, {"workload", "generate"}, {"workload", "stats"}, {"workload", "import"},
+		{"predict", "eval"}, {"bench", "solver"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out, _, err := runCLI(t, append(args, "--help")...)
+			if err != nil && exitCode(err) != 0 {
+				t.Fatal(err)
+			}
+			if strings.Contains(out, "(default [") {
+				t.Errorf("a list default in brackets:\n%s", out)
+			}
+			if args[0] != "bench" && !strings.Contains(out, "(default 20,40,60,80)") {
+				t.Errorf("--slack's default is not 20,40,60,80:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestHelpEndsWithAnExample: every command's --help ends with "Example:"
+// and a command line, which runs (from the top of the repository, writing
+// into a temporary directory).
+func TestHelpEndsWithAnExample(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	commands := [][]string{
+		{"simulate"}, {"sweep"}, {"workload", "generate"}, {"workload", "import"}, {"workload", "stats"},
+		{"predict", "eval"}, {"bench", "solver"}, {"version"},
+	}
+	for _, cmd := range commands {
+		t.Run(strings.Join(cmd, " "), func(t *testing.T) {
+			out, _, err := runCLI(t, append(cmd, "--help")...)
+			if err != nil && exitCode(err) != 0 {
+				t.Fatal(err)
+			}
+			before, example, ok := strings.Cut(out, "\nExample:\n  ")
+			if !ok || strings.TrimSpace(before) == "" || !strings.HasPrefix(example, "planner "+strings.Join(cmd, " ")) ||
+				!strings.HasSuffix(example, "\n") || strings.Count(example, "\n") != 1 {
+				t.Fatalf("--help does not end with an example of the command:\n%s", out)
+			}
+			args := strings.Fields(example)[1:]
+			// The example runs where a checkout's files are: the
+			// workloads (the README's example file) and the traces
+			// of `make traces`.
+			dir := t.TempDir()
+			for _, sub := range []string{"workloads", "traces"} {
+				if err := os.Symlink(filepath.Join(repo, sub), filepath.Join(dir, sub)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if cmd[0] == "workload" && cmd[1] == "import" {
+				if _, err := os.Stat(filepath.Join(repo, "traces")); err != nil {
+					t.Skip("no traces/ in this checkout (make traces)")
+				}
+			}
+			t.Chdir(dir)
+			if _, _, err := runCLI(t, args...); err != nil {
+				t.Errorf("%s: %v", strings.TrimSpace(example), err)
+			}
+		})
 	}
 }

@@ -87,7 +87,7 @@ Run 'planner predict eval --help' for its flags.
 	"version": `Usage: planner version
 
 Prints the version and every solver backend compiled in, with its C library.
-`,
+` + exampleText(versionExample),
 }
 
 // isHelp reports whether arg, after a command, asks for help. "help"

@@ -34,7 +34,7 @@ func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
 	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes (generators only; 8 racks)")
 	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only)")
 	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each)")
-	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (generators only)")
+	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "`list` of deadline slacks in percent (generators only)")
 	decimalVar(fs, &w.seed, "seed", 1, seedUsage)
 }
 
