@@ -9,7 +9,7 @@ APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev pkg-config g
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test bench experiments traces-experiments lint clean
+.PHONY: deps build run test bench experiments traces traces-experiments lint clean
 
 deps:
 	@missing=""; \
@@ -71,29 +71,60 @@ experiments: build
 	done; done
 	$(MAKE) --no-print-directory traces-experiments
 
+# The public traces, copied into traces/ of the checkout (git-ignored) from
+# TRACES, a directory that holds them as README.md ("Real traces")
+# describes: the three cleaned SWF logs of the Parallel Workloads Archive
+# and the Google cluster-data 2011 sample (job_events parts 0-8,
+# task_events parts 1-8). Without TRACES, ../shared/traces when it exists;
+# without either, traces/ must be complete already. Files already there
+# and identical are left alone.
+SWF_LOGS    := KTH-SP2-1996-2.1-cln LANL-CM5-1994-4.1-cln LLNL-Thunder-2007-1.1-cln
+TRACE_FILES := $(addsuffix .swf.gz,$(SWF_LOGS)) \
+  $(foreach i,0 1 2 3 4 5 6 7 8,google-2011/job_events/part-0000$(i)-of-00500.csv.gz) \
+  $(foreach i,1 2 3 4 5 6 7 8,google-2011/task_events/part-0000$(i)-of-00500.csv.gz)
+TRACES_HELP := download the SWF logs from https://www.cs.huji.ac.il/labs/parallel/workload/ and clusterdata-2011-2 from https://github.com/google/cluster-data (README.md, 'Real traces')
+traces:
+	@src="$(TRACES)"; \
+	if [ -z "$$src" ] && [ -d ../shared/traces ]; then src=../shared/traces; fi; \
+	if [ -z "$$src" ]; then \
+	  for f in $(TRACE_FILES); do \
+	    [ -f "traces/$$f" ] || { echo "traces: no TRACES=DIR given, no ../shared/traces and no traces/$$f; $(TRACES_HELP)" >&2; exit 1; }; \
+	  done; \
+	  echo "traces: traces/ is complete"; exit 0; \
+	fi; \
+	[ -d "$$src" ] || { echo "traces: TRACES=$$src is not a directory; $(TRACES_HELP)" >&2; exit 1; }; \
+	for f in $(TRACE_FILES); do \
+	  [ -f "$$src/$$f" ] || { echo "traces: $$src/$$f is missing; $(TRACES_HELP)" >&2; exit 1; }; \
+	done; \
+	n=0; \
+	for f in $(TRACE_FILES) README.md; do \
+	  [ -f "$$src/$$f" ] || continue; \
+	  if ! cmp -s "$$src/$$f" "traces/$$f"; then \
+	    mkdir -p "$$(dirname "traces/$$f")" && rm -f "traces/$$f" && cp "$$src/$$f" "traces/$$f" && chmod u+w "traces/$$f" || exit 1; \
+	    n=$$((n+1)); \
+	  fi; \
+	done; \
+	echo "traces: $$n files copied from $$src into traces/"
+
 # The real traces: each SWF log imported three times (class draws seeded
 # 1–3; a 24 h window from the trace's middle filled to load 1.4 on 256 nodes
-# with the consecutive jobs that carry it, their arrivals compressed into
-# the window; KTH a week, since a day of its middle is some 30 jobs, a few
-# of them carrying most of the load) and played through the planners, prio
-# and the HPC backfilling baselines; KTH again with a 12 h plan-ahead
+# with the consecutive jobs that carry it, at least 200 of them, their
+# arrivals compressed into the window) and played through the planners,
+# prio and the HPC backfilling baselines; KTH again with a 12 h plan-ahead
 # horizon (its runtimes are hours); the Google 2011 sample as recorded (5 h
-# window, its own arrivals).
-TRACES   ?= ../shared/traces
-SWF_LOGS := KTH-SP2-1996-2.1-cln LANL-CM5-1994-4.1-cln LLNL-Thunder-2007-1.1-cln
-traces-experiments: build
+# window, its own arrivals). The traces are read from traces/ (make traces).
+traces-experiments: build traces
 	mkdir -p $(RESULTS)/traces
 	for t in $(SWF_LOGS); do \
-	  h=24; [ $$t = KTH-SP2-1996-2.1-cln ] && h=168; \
 	  for s in 1 2 3; do \
-	    ./$(BIN) workload import --format swf $(TRACES)/$$t.swf.gz --hours $$h --load 1.4 --seed $$s -q -o $(RESULTS)/traces/$$t-s$$s.jsonl && \
+	    ./$(BIN) workload import --format swf traces/$$t.swf.gz --hours 24 --load 1.4 --seed $$s -q -o $(RESULTS)/traces/$$t-s$$s.jsonl && \
 	    ./$(BIN) simulate --workload $(RESULTS)/traces/$$t-s$$s.jsonl --schedulers 3sigma,pointrealest,prio,backfill,backfill-pred --seed $$s --format json --quiet > $(RESULTS)/traces/$$t-s$$s.json || exit 1; \
 	  done; \
 	done
 	for s in 1 2 3; do \
 	  ./$(BIN) simulate --workload $(RESULTS)/traces/KTH-SP2-1996-2.1-cln-s$$s.jsonl --schedulers 3sigma,pointrealest --horizon 12h --seed $$s --format json --quiet > $(RESULTS)/traces/KTH-SP2-1996-2.1-cln-s$$s-horizon12h.json || exit 1; \
 	done
-	./$(BIN) workload import --format google2011 $(TRACES)/google-2011 -q -o $(RESULTS)/traces/google-2011.jsonl
+	./$(BIN) workload import --format google2011 traces/google-2011 -q -o $(RESULTS)/traces/google-2011.jsonl
 	./$(BIN) simulate --workload $(RESULTS)/traces/google-2011.jsonl --schedulers 3sigma,pointrealest,prio,backfill,backfill-pred --format json --quiet > $(RESULTS)/traces/google-2011.json
 
 lint: deps

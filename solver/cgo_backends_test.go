@@ -472,7 +472,7 @@ func TestCBCTimeLimit(t *testing.T) {
 	if !r.TimeLimited || r.Status == Optimal || r.Status == Infeasible {
 		t.Fatalf("expected a time-limited solve, got %v (time limited %v)", r.Status, r.TimeLimited)
 	}
-	if wall > 2*time.Second {
+	if wall > limit+ReturnSlack {
 		t.Fatalf("CBC ran %v for a %v limit", wall, limit)
 	}
 }
@@ -572,15 +572,11 @@ func TestLPSolveSubSecondAbort(t *testing.T) {
 			t.Fatalf("expected a time-limited solve, got %v", r.Status)
 		}
 		// The abort callback reads the clock between simplex iterations (at
-		// most ~3 ms apart here). On an overloaded machine the solving thread
-		// may not run for a long stretch: an overrun while the process got
-		// less than half a CPU is the scheduler's, not lp_solve's.
-		if wall > limit+100*time.Millisecond {
-			if cpu < wall/2 {
-				t.Logf("overrun on a starved process (CPU %v of %v wall): not counted", cpu, wall)
-			} else {
-				t.Fatalf("lp_solve overran its %v limit: %v", limit, wall)
-			}
+		// most ~3 ms apart here; the log line above shows the overrun). A
+		// loaded machine may not run the solving thread for a long stretch,
+		// so the test asserts only that the abort ends the solve.
+		if wall > limit+ReturnSlack {
+			t.Fatalf("lp_solve overran its %v limit: %v", limit, wall)
 		}
 		for i := 1; i < len(incs); i++ {
 			if incs[i] <= incs[i-1] {
@@ -604,7 +600,7 @@ func TestLPSolveContextCancel(t *testing.T) {
 	}
 	mustCheck(t, m, r)
 	w, cpu := time.Since(t0), cgoProcessCPU()-cpu0
-	if !r.TimeLimited || w > 300*time.Millisecond && cpu > w/2 {
+	if !r.TimeLimited || w > 100*time.Millisecond+ReturnSlack {
 		t.Fatalf("cancel: wall %v (CPU %v), limited %v", w, cpu, r.TimeLimited)
 	}
 }

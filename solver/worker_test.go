@@ -14,13 +14,6 @@ import (
 	"github.com/plannerhq/planner/solver/instances"
 )
 
-// wallSlack is how far past its limit a solve may return in this test. The
-// design bound is limit + 50 ms, measured by `make bench` on an idle
-// machine; a unit test shares the machine with other test binaries, so it
-// only asserts the bound that catches a solve that ignores its limit (CBC
-// alone was measured taking 1.8 s for a 0.5 s limit).
-const wallSlack = 250 * time.Millisecond
-
 func rackInstance(t testing.TB, jobs int, seed uint64) *solver.Model {
 	t.Helper()
 	p := instances.DefaultParams()
@@ -32,32 +25,52 @@ func rackInstance(t testing.TB, jobs int, seed uint64) *solver.Model {
 	return inst.Model
 }
 
+// TestWallLimitHeldOnHardInstance: on a 300-job instance no backend solves
+// in 500 ms, every backend returns after its limit with a feasible answer
+// or none (and a status that says which), and a deterministic solve whose
+// work limit would take hours is stopped by its wall-clock guard: the kill
+// of the worker (or, for greedy, its look at the clock) is all that stops
+// it.
 func TestWallLimitHeldOnHardInstance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves a 300-job instance with every backend")
 	}
 	m := rackInstance(t, 300, 1)
 	const limit = 500 * time.Millisecond
-	for _, name := range solver.Backends() {
-		t.Run(name, func(t *testing.T) {
-			s, err := solver.New(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := s.Solve(context.Background(), m, &solver.Settings{TimeLimit: limit})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Wall > limit+wallSlack {
-				t.Errorf("wall %v for a %v limit", res.Wall, limit)
-			}
-			if res.X != nil {
-				if err := m.CheckFeasible(res.X); err != nil {
-					t.Errorf("returned an infeasible answer: %v", err)
+	for _, tc := range []struct {
+		name string
+		set  solver.Settings
+	}{
+		{"timed", solver.Settings{TimeLimit: limit}},
+		{"runaway work limit", solver.Settings{Deterministic: true, WorkLimit: 1 << 40, TimeLimit: limit}},
+	} {
+		for _, name := range solver.Backends() {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				s, err := solver.New(name)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			t.Logf("%s: %s objective %.1f wall %v", name, res.Status, res.Objective, res.Wall)
-		})
+				set := tc.set
+				start := time.Now()
+				res, err := s.Solve(context.Background(), m, &set)
+				wall := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: %s objective %.1f wall %v (limit %v)", name, res.Status, res.Objective, wall, limit)
+				if wall > limit+solver.ReturnSlack {
+					t.Errorf("returned after %v for a %v limit", wall, limit)
+				}
+				if res.X != nil {
+					if err := m.CheckFeasible(res.X); err != nil {
+						t.Errorf("returned an infeasible answer: %v", err)
+					}
+				}
+				if answered := res.Status == solver.Feasible || res.Status == solver.Optimal; answered != (res.X != nil) {
+					t.Errorf("status %s with an answer: %v", res.Status, res.X != nil)
+				}
+			})
+		}
 	}
 }
 
@@ -66,16 +79,19 @@ func TestContextCancelStopsWorker(t *testing.T) {
 		t.Skip("no cbc in this build")
 	}
 	m := rackInstance(t, 300, 2)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	const cancelAfter = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), cancelAfter)
 	defer cancel()
 	s, _ := solver.New(solver.CBCName)
 	start := time.Now()
-	res, err := s.Solve(ctx, m, &solver.Settings{TimeLimit: 30 * time.Second})
+	// The limit is far beyond the slack: only the cancellation can end
+	// the solve in time.
+	res, err := s.Solve(ctx, m, &solver.Settings{TimeLimit: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := time.Since(start); w > 200*time.Millisecond+wallSlack {
-		t.Errorf("cancelled solve took %v", w)
+	if w := time.Since(start); w > cancelAfter+solver.ReturnSlack {
+		t.Errorf("a solve cancelled after %v returned after %v", cancelAfter, w)
 	}
 	if !res.TimeLimited {
 		t.Errorf("a cancelled solve should be reported as limited: %+v", res.Status)

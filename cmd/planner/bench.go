@@ -17,8 +17,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func runBenchSolver(args []string, stdout, stderr io.Writer) error {
+func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	fs := pflag.NewFlagSet("bench solver", pflag.ContinueOnError)
+	defer func() { err = inConfig(fs, err) }()
 	fs.SetOutput(stdout) // --help prints the usage there
 	var (
 		cfg     experiments.SolverBenchConfig
@@ -28,6 +29,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 		format  string
 		quiet   bool
 		known   []string
+		config  string
 	)
 	fs.IntSliceVar(&cfg.Jobs, "jobs", []int{300}, "pending jobs per instance (a list runs each size)")
 	decimalVar(fs, &cfg.Racks, "racks", 8, "racks (partitions of identical nodes)")
@@ -41,7 +43,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&format, "format", "table", "output: table or json")
 	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards, by default "+deterministicGuard.String()+"; a solve it stops is an error)")
 	decimalVar(fs, &cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
-	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
+	fs.StringVar(&config, "config", "", configUsage)
 	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s, at most 1h); '% of best' is then against it")
 	decimalVar(fs, &cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
 	fs.StringSliceVar(&known, "best-known", nil, "JSON outputs of earlier runs (e.g. with --reference) whose best objectives per instance count as known")
@@ -55,7 +58,11 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("bench solver: unexpected argument %q", fs.Arg(0))}
 	}
-	var err error
+	if config != "" {
+		if err := applyConfigFile(fs, config); err != nil {
+			return usageError{err}
+		}
+	}
 	if cfg.Seeds, err = parseSeeds(seeds); err != nil {
 		return usageError{fmt.Errorf("--seeds: %w", err)}
 	}

@@ -13,8 +13,16 @@ import (
 )
 
 // parseFlags parses args into fs; every failure is a usage error, and a
-// value that does not parse is told in plain words (valueError).
+// value that does not parse is told in plain words (valueError), as is a
+// bool flag with its value apart (boolValueApart). The usage fs prints
+// for --help shows list defaults as lists (listDefaults) and ends with the
+// command's example (withExample).
 func parseFlags(fs *pflag.FlagSet, args []string) error {
+	listDefaults(fs)
+	withExample(fs)
+	if err := boolValueApart(fs, args); err != nil {
+		return usageError{err}
+	}
 	if err := fs.Parse(args); err != nil {
 		var ive *pflag.InvalidValueError
 		if errors.As(err, &ive) {

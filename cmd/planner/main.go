@@ -62,7 +62,7 @@ Usage:
   planner workload import --format swf|google2011|alibaba2018|mustang FILE_OR_DIR -o W.jsonl
                                 turn a real trace into a workload file (window, fit, load, classes)
   planner workload stats [FILE] summarise a workload: load, runtimes, runtime CoV per user
-  planner predict eval          the estimate-error profile of 3σPredict on a workload
+  planner predict eval [FILE]   the estimate-error profile of 3σPredict on a workload
 
 Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
 prints this text. After a command, 'help' is read as an argument, not as a
@@ -86,7 +86,7 @@ Run 'planner bench solver --help' for its flags.
 
 Run 'planner workload COMMAND --help' for a command's flags.
 `,
-	"predict": `Usage: planner predict eval [flags]
+	"predict": `Usage: planner predict eval [FILE] [flags]
 
   eval      the estimate-error profile of 3σPredict on a workload
 
@@ -95,7 +95,7 @@ Run 'planner predict eval --help' for its flags.
 	"version": `Usage: planner version
 
 Prints the version and every solver backend compiled in, with its C library.
-`,
+` + exampleText(versionExample),
 }
 
 // isHelp reports whether arg, after a command, asks for help. "help"

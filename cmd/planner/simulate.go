@@ -162,10 +162,10 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
-	fs.StringVar(&f.out, "out", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv and gantt-NAME.png into this directory")
-	fs.StringVar(&f.config, "config", "", "read settings from a JSON file whose keys are flag names; flags given on the command line win")
+	fs.StringVarP(&f.out, "out", "o", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv and gantt-NAME.png into this `directory`")
+	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress lines on stderr")
 	f.log.register(fs)
 	decimalVar(fs, &f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
 	fs.BoolVar(&f.synthetic, "synthetic", false, "give the 3sigma variants synthetic estimates N(μ = runtime·(1+s), σ = runtime·CoV), s ~ N(--synthetic-shift, 10%) per job, instead of 3σPredict's (3Sigma Fig. 8)")
@@ -476,6 +476,9 @@ func parseSimulateArgs(fs *pflag.FlagSet, cmd string, args []string, f *simulate
 	f.workloadFlags.noteGiven(fs)
 	return nil
 }
+
+// configUsage is the help of every command's --config.
+const configUsage = "read settings from a JSON `file` whose keys are flag names; flags given on the command line win"
 
 // applyConfigFile sets every flag named by a key of the JSON object in path
 // that was not given on the command line. Values may be strings, numbers,

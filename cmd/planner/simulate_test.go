@@ -217,7 +217,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},
 		{"zero parallel", simArgs("--parallel", "0"), "--parallel", true},
 		{"extra argument", simArgs("now"), "unexpected argument", true},
-		{"missing file", simArgs("--workload", filepath.Join(dir, "nope.jsonl")), "--workload", false},
+		{"missing file", simArgs("--workload", filepath.Join(dir, "nope.jsonl")), "--workload", true},
 		{"malformed file", simArgs("--workload", bad), "--workload " + bad, false},
 		{"unknown config key", simArgs("--config", badCfg), `unknown setting "nodez"`, true},
 		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},

@@ -131,7 +131,7 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	fs.Var(&onceString{v: &sf.vary}, "vary", "the simulate flag to vary and its values: FLAG=v1,v2,...")
 	fs.Var(&onceString{v: &sf.study}, "study", "a named sweep (below); --vary with its flag replaces its values")
 	fs.Var(&onceString{v: &sf.seeds}, "seeds", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
-	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this directory"
+	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this `directory`"
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprint(w, sweepUsage+"\n")

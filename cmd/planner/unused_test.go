@@ -27,6 +27,11 @@ func tinyWorkloadFile(t *testing.T) string {
 // where it acts, it is accepted (a sweep needs one point where it acts).
 func TestFlagsWithoutEffect(t *testing.T) {
 	file := tinyWorkloadFile(t)
+	// Another file, so that a sweep of files has two values.
+	file2 := file + "2"
+	if data, err := os.ReadFile(file); err != nil || os.WriteFile(file2, data, 0o644) != nil {
+		t.Fatal("copy of the workload file", err)
+	}
 	cfg := filepath.Join(t.TempDir(), "cfg.json")
 	if err := os.WriteFile(cfg, []byte(`{"workload": "`+file+`", "load": 1.2}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -88,7 +93,7 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"sweep with --solver for prio and pointrealest", sweepWith("prio,pointrealest", append(tiny, "--solver", "greedy", "--vary", "load=1")...), ""},
 		// --nodes acts on the generator's points.
 		{"sweep of a generator and a file with --nodes", sweep("--nodes", "16", "--hours", "0.34", "--vary", "workload=google,"+file), ""},
-		{"sweep of files only with --nodes", sweep("--nodes", "16", "--vary", "workload="+file+","+file+"x"), "--nodes: not used with --workload (the workload file sets the cluster)"},
+		{"sweep of files only with --nodes", sweep("--nodes", "16", "--vary", "workload="+file+","+file2), "--nodes: not used with --workload (the workload file sets the cluster)"},
 
 		{"stats of a file with --hours", []string{"workload", "stats", file, "--hours", "1"}, "--hours: not used with --workload (the workload file sets the window)"},
 		{"stats of a file with --load", []string{"workload", "stats", file, "--load", "1"}, "--load: not used with --workload (the workload file sets the arrivals)"},

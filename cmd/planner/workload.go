@@ -71,28 +71,24 @@ func runWorkloadGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	return writeWorkload(w, out, stdout)
 }
 
-func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
+func runWorkloadStats(args []string, stdout, stderr io.Writer) (err error) {
 	fs := pflag.NewFlagSet("workload stats", pflag.ContinueOnError)
 	fs.SetOutput(stdout) // --help prints the usage there
+	defer func() { err = inConfig(fs, err) }()
 	var wf workloadFlags
-	var format string
+	var format, config string
 	wf.register(fs, "generator seed")
 	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.StringVar(&config, "config", "", configUsage)
 	// --nodes of a file is the cluster the offered load is computed for.
 	nodesFlag := fs.Lookup("nodes")
 	nodesFlag.Usage = "cluster nodes of a generator; for a FILE, the cluster size its offered load is computed for (when not given: the FILE's own cluster)"
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)).\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner workload stats [FILE] [flags]\n\nSummarises a workload: jobs, span and offered load by class, runtime and\ngang-size quantiles, inter-arrival variability, and the distribution of\nthe runtime coefficient of variation per user and per requested\nresources (3Sigma Fig. 2(b), 2(c)). The workload is FILE or --workload\n(a generator or a file).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseWorkloadArgs(fs, "workload stats", args, &wf, &config); err != nil {
 		return err
-	}
-	wf.noteGiven(fs)
-	if fs.NArg() == 1 && !fs.Changed("workload") {
-		wf.workload, wf.argument = fs.Arg(0), true
-	} else if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("workload stats: unexpected argument %q", fs.Arg(0))}
 	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
@@ -122,27 +118,45 @@ func runWorkloadStats(args []string, stdout, stderr io.Writer) error {
 	return sum.WriteText(stdout)
 }
 
+// parseWorkloadArgs parses the command line of cmd, a command that reads
+// one workload (workload stats, predict eval), into wf (bound to fs): the
+// flags, then its argument, the workload FILE if given (takeArgument),
+// then the --config file whose name the flags set in *config.
+func parseWorkloadArgs(fs *pflag.FlagSet, cmd string, args []string, wf *workloadFlags, config *string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := wf.takeArgument(fs, cmd); err != nil {
+		return usageError{err}
+	}
+	if *config != "" {
+		if err := applyConfigFile(fs, *config); err != nil {
+			return usageError{err}
+		}
+	}
+	wf.noteGiven(fs)
+	return nil
+}
+
 // runPredict dispatches `planner predict eval`.
-func runPredict(args []string, stdout, stderr io.Writer) error {
+func runPredict(args []string, stdout, stderr io.Writer) (err error) {
 	if len(args) == 0 || args[0] != "eval" {
 		return usageError{errors.New("predict: the only subcommand is 'eval'")}
 	}
 	fs := pflag.NewFlagSet("predict eval", pflag.ContinueOnError)
 	fs.SetOutput(stdout) // --help prints the usage there
+	defer func() { err = inConfig(fs, err) }()
 	var wf workloadFlags
-	var format string
+	var format, config string
 	wf.register(fs, "generator seed")
 	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.StringVar(&config, "config", "", configUsage)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: planner predict eval [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: planner predict eval [FILE] [flags]\n\nReplays a workload through 3σPredict (trained on its history; each job\npredicted at submission, learned from at completion) and prints the\nestimate-error profile of Fig. 2(d) of the 3Sigma paper: (estimate − actual)/\nactual × 100 by decile, the tails beyond ±95%, and the shares of jobs\nwithin ±5% and ±25%, off by a factor of two or more, above +95% and below\n−55%. The workload is FILE or --workload (a generator or a file).\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args[1:]); err != nil {
+	if err := parseWorkloadArgs(fs, "predict eval", args[1:], &wf, &config); err != nil {
 		return err
-	}
-	wf.noteGiven(fs)
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("predict eval: unexpected argument %q", fs.Arg(0))}
 	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}

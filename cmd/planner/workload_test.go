@@ -93,7 +93,7 @@ func TestWorkloadBadInput(t *testing.T) {
 		want string
 	}{
 		{"malformed line", []string{"workload", "stats", bad}, "line 4"},
-		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "no such file"},
+		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "nope: neither a generator (google, hedgefund, mustang) nor an existing file"},
 		{"negative load", []string{"workload", "generate", "--load", "-1"}, "--load"},
 		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang)"},
 		{"unknown subcommand", []string{"workload", "frob"}, "frob"},
@@ -187,7 +187,7 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 		{"a directory as the argument", []string{"workload", "stats", dir}, dir,
 			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
 		{"a missing file as the argument", []string{"workload", "stats", filepath.Join(dir, "none.jsonl")}, filepath.Join(dir, "none.jsonl"),
-			"open " + filepath.Join(dir, "none.jsonl") + ": no such file or directory"},
+			filepath.Join(dir, "none.jsonl") + ": neither a generator (google, hedgefund, mustang) nor an existing file"},
 		{"a bad file as the argument", []string{"workload", "stats", emptyFile}, emptyFile,
 			emptyFile + ": workload line 1: empty input, want a header line"},
 	}

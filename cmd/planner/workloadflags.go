@@ -46,7 +46,7 @@ func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
 	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")
 	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only)")
 	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each)")
-	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "deadline slacks in percent (generators only)")
+	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "`list` of deadline slacks in percent (generators only)")
 	decimalVar(fs, &w.seed, "seed", 1, seedUsage)
 }
 
@@ -65,6 +65,13 @@ func (w *workloadFlags) validate() error {
 		return fmt.Errorf("--load: must be > 0, got %v", w.load)
 	case len(w.slack) == 0:
 		return errors.New("--slack: give at least one slack")
+	case !w.generated():
+		// Checked here, before the flags a file leaves unused are: a
+		// misspelt generator is told as such, not as a file that sets the
+		// window.
+		if _, err := os.Stat(w.workload); errors.Is(err, os.ErrNotExist) {
+			return w.notFound()
+		}
 	}
 	for _, s := range w.slack {
 		if !finite(s) || s < 0 || s > workloads.MaxSlackPct {
@@ -178,9 +185,40 @@ func (w *workloadFlags) header() (*workloads.Header, error) {
 	return h, nil
 }
 
-// openFile opens the workload file --workload names.
+// takeArgument makes the argument of cmd, when one is given, its workload:
+// a command that reads one workload takes it as its argument or as
+// --workload. Both on the command line are an error unless they name the
+// same workload; the argument replaces a workload of a --config file (the
+// command line wins), so it is taken before the file is read.
+func (w *workloadFlags) takeArgument(fs *pflag.FlagSet, cmd string) error {
+	switch {
+	case fs.NArg() > 1:
+		return fmt.Errorf("%s: unexpected argument %q (give one workload)", cmd, fs.Arg(1))
+	case fs.NArg() == 0:
+		return nil
+	}
+	arg := fs.Arg(0)
+	if fs.Changed("workload") {
+		if filepath.Clean(arg) != filepath.Clean(w.workload) {
+			return fmt.Errorf("%s: two workloads given, %q as the argument and %q as --workload; give one", cmd, arg, w.workload)
+		}
+		return nil
+	}
+	if err := fs.Set("workload", arg); err != nil {
+		return err
+	}
+	w.argument = true
+	return nil
+}
+
+// openFile opens the workload file --workload names. A name that is
+// neither a generator nor a file (a typo of a generator's name) is a
+// usage error that lists the generators.
 func (w *workloadFlags) openFile() (*os.File, error) {
 	file, err := os.Open(w.workload)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usageError{w.notFound()}
+	}
 	if err != nil {
 		return nil, w.fileError(err)
 	}
@@ -202,6 +240,13 @@ func rawTraceOr(path string, err error) error {
 	}
 	return fmt.Errorf("is a raw %s trace, not a workload file; import it first: planner workload import --format %s %s -o W.jsonl",
 		format, format, path)
+}
+
+// notFound is the error of a workload that is neither a generator nor an
+// existing file (a typo of a generator's name, or of a file's): it lists
+// the generators.
+func (w *workloadFlags) notFound() error {
+	return w.fileError(fmt.Errorf("neither a generator (%s) nor an existing file", strings.Join(workloads.Generators(), ", ")))
 }
 
 // fileError is err about the workload file, named once: under --workload
