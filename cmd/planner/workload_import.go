@@ -35,7 +35,7 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.StringVar(&o.Fit, "fit", o.Fit, "fit jobs to the cluster: scale (widths × nodes / the trace's MaxProcs, ≥ 1) or drop (drop wider jobs)")
 	decimalVar(fs, &o.MaxProcs, "max-procs", 0, "the trace width --fit scale divides by (default: the SWF header's MaxProcs, else the widest job)")
 	fs.Float64Var(&o.Load, "load", 0, "offered load of the window: as many consecutive jobs as give this load over --hours, their arrivals compressed (or stretched) into the window (default: the trace's own arrivals)")
-	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job")
+	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job (a comma-separated `list`)")
 	fs.Float64Var(&o.Classes.SLOShare, "slo-share", o.Classes.SLOShare, "share of the offered work carried by SLO jobs")
 	decimalVar(fs, &o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")

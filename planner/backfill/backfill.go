@@ -104,10 +104,9 @@ type Options struct {
 
 // backfillJob is what Backfill remembers about a pending or running job.
 type backfillJob struct {
-	base   float64 // runtime estimate on preferred nodes, seconds
-	limit  float64 // requested time, seconds; +Inf when unknown
-	slowed bool    // last seen running off its preferred partitions
-	seen   uint64  // last cycle that saw the job
+	base  float64 // runtime estimate on preferred nodes, seconds
+	limit float64 // requested time, seconds; +Inf when unknown
+	seen  uint64  // last cycle that saw the job
 }
 
 var _ planner.Scheduler = (*Backfill)(nil)
@@ -249,7 +248,6 @@ func (b *Backfill) Schedule(_ context.Context, st *planner.State) (*planner.Deci
 	c := &backfillCycle{b: b, st: st, free: slices.Clone(st.Free), dec: &planner.Decision{}}
 	for _, r := range st.Running {
 		in := b.info(r.Job)
-		in.slowed = r.Slowed
 		elapsed := math.Max(0, st.Now-r.Start)
 		end := r.Start + in.runtimeEstimate(elapsed, c.scale(r.Slowed, r.Alloc))
 		c.releases = append(c.releases, release{end: end, id: r.Job.ID, alloc: r.Alloc})
@@ -311,8 +309,7 @@ func (c *backfillCycle) start(job *workloads.Job, alloc []int) {
 		c.free[r] -= k
 	}
 	in := c.b.info(job)
-	in.slowed = job.SlowedOn(alloc)
-	end := c.st.Now + in.runtimeEstimate(0, c.scale(in.slowed, alloc))
+	end := c.st.Now + in.runtimeEstimate(0, c.scale(job.SlowedOn(alloc), alloc))
 	c.releases = append(c.releases, release{end: end, id: job.ID, alloc: alloc})
 	c.dec.Start = append(c.dec.Start, planner.Placement{JobID: job.ID, Alloc: alloc})
 }

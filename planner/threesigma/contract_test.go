@@ -105,7 +105,7 @@ func TestPanicLeavesTheCycleToTheFallback(t *testing.T) {
 		{"in a stage", func(s *ThreeSigma) {
 			for i := range s.stages {
 				if s.stages[i].name == "valuation" {
-					s.stages[i].run = func(*cycle) error { var m map[int]int; m[0]++; return nil }
+					s.stages[i].run = func(*cycle) error { panic("injected fault") }
 				}
 			}
 		}, "valuation"},
