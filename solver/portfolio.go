@@ -2,50 +2,12 @@ package solver
 
 import (
 	"context"
-	"math"
 	"time"
 )
 
 // portfolioCBCMinTime is the least time worth handing CBC as an improver:
 // below it CBC (measured here) does not get past its preprocessing.
 const portfolioCBCMinTime = 250 * time.Millisecond
-
-// clpEngine is the "clp" backend: the LP relaxation (CLP) gives the bound,
-// and the better of the LP's own answer (when it is feasible: a pure LP, or
-// an integral vertex) and the structured rounding and repair of it is the
-// answer (no local improvement: that is the portfolio). The LP is
-// the one the portfolio solves: that of the reduced model (options that
-// can never fit fixed at zero), with the options substituted out — a valid
-// bound of m, and on the rack instances up to 6% tighter than the LP of m as
-// built (e.g. 13,604 against 14,301 at 300 jobs seed 1).
-func clpEngine(ctx context.Context, m *Model, s *Settings, inc func([]float64)) (*Result, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	h := newSeededHeuristic(nil, m, s) // bounded by the worker's kill, as in greedyEngine
-	rm, _ := h.reduced()
-	lp, err := h.substituted(relaxCLP)(ctx, rm, s)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: lp.TimeLimited}
-	if lp.Infeasible {
-		res.Status = Infeasible
-		return res, nil
-	}
-	if lp.Optimal {
-		res.Bound = lp.Objective
-	}
-	// The LP's own answer where it is feasible, and the rounding; the
-	// better one is kept.
-	b := h.newIncumbent(nil)
-	b.offerSnapped(lp.X)
-	b.offer(h.roundAndRepair(lp.X), true)
-	if b.x != nil {
-		res.X, res.Status = b.x, Feasible
-	}
-	return res, nil
-}
 
 // portfolioEngine is the default backend. In order, each stage reporting
 // its incumbent as soon as it has one (so a kill at the deadline keeps it):

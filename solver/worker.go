@@ -76,7 +76,7 @@ func workerEngines() map[string]engine {
 	e := cgoEngines()
 	e["greedy"] = greedyEngine
 	if haveCLP() {
-		e["clp"] = clpEngine
+		e[lpEngineName] = lpEngine
 		e["portfolio"] = portfolioEngine
 	}
 	return e
@@ -209,11 +209,21 @@ func serveWorker(in *os.File, out *os.File) error {
 	return err
 }
 
-// solveInWorker runs engine name on m in a child process and returns the best
-// verified answer it reported by the deadline (start + TimeLimit, start
-// being when the caller's Solve began), killing the child if it is still
-// running then.
-func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
+// workerAnswer is what a worker sent before it ended or was killed; none
+// of it is verified.
+type workerAnswer struct {
+	final   *Result     // the engine's final frame (status, objective, bound, nodes, time-limited, X); nil without one
+	recent  [][]float64 // the newest incumbents (at most keepIncumbents), oldest first
+	bound   float64     // the last bound sent, NaN for none
+	killed  bool        // killed at the deadline or when ctx ended
+	failure error       // the engine's error, or a worker that exited in error without a final answer
+}
+
+// runInWorker runs engine name on m in a child process until the deadline
+// (start + s.TimeLimit, or ctx's deadline when earlier; start being when the
+// caller's Solve began), killing the child if it is still running then, and
+// returns what it sent.
+func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*workerAnswer, error) {
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
 	var deadline time.Time
@@ -257,7 +267,7 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, star
 	events := make(chan workerEvent, 16)
 	go readWorkerEvents(w.results, len(m.Vars), events)
 
-	best := &Result{Backend: name, Status: NoSolution, Bound: math.NaN()}
+	a := &workerAnswer{bound: math.NaN()}
 	var timer <-chan time.Time
 	if !deadline.IsZero() {
 		t := time.NewTimer(wallUntil(deadline) + workerKillGrace)
@@ -266,15 +276,8 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, star
 	}
 	kill := func() {
 		cmd.Process.Kill()
-		best.TimeLimited = true
-		best.GuardStopped = s.Deterministic
+		a.killed = true
 	}
-	var (
-		failure      error
-		finalX       []float64
-		finalOptimal bool
-		recent       [][]float64 // the newest incumbents, unverified
-	)
 loop:
 	for {
 		select {
@@ -284,27 +287,22 @@ loop:
 			}
 			switch ev.kind {
 			case msgIncumbent:
-				// Verification waits until the end: checking every frame
-				// of a busy search kept the parent from its deadline.
-				if len(recent) == keepIncumbents {
-					recent = append(recent[:0], recent[1:]...)
+				// Verification is the caller's, at the end: checking every
+				// frame of a busy search kept the parent from its deadline.
+				if len(a.recent) == keepIncumbents {
+					a.recent = append(a.recent[:0], a.recent[1:]...)
 				}
-				recent = append(recent, ev.x)
+				a.recent = append(a.recent, ev.x)
 			case msgBound:
-				best.Bound = ev.bound
+				a.bound = ev.bound
 			case msgFinal:
-				finalX, finalOptimal = ev.res.X, ev.res.Status == Optimal
+				a.final = &ev.res
 				if !math.IsNaN(ev.res.Bound) {
-					best.Bound = ev.res.Bound
-				}
-				best.Nodes = ev.res.Nodes
-				best.TimeLimited = best.TimeLimited || ev.res.TimeLimited
-				if ev.res.Status == Infeasible {
-					best.Status = Infeasible
+					a.bound = ev.res.Bound
 				}
 				break loop
 			case msgError:
-				failure = fmt.Errorf("solver: %s: %s", name, ev.err)
+				a.failure = fmt.Errorf("solver: %s: %s", name, ev.err)
 				break loop
 			}
 		case <-timer:
@@ -315,35 +313,56 @@ loop:
 			break loop
 		}
 	}
+	traceMark("parent", "answers-in")
+	// Reap the child without waiting on it past the deadline: a child that
+	// is still running now gets killed.
+	select {
+	case werr := <-exited:
+		if a.failure == nil && a.final == nil && !a.killed && werr != nil {
+			a.failure = fmt.Errorf("solver: %s worker failed: %v: %s", name, werr, stderr.lastLine())
+		}
+	case <-time.After(time.Millisecond):
+		cmd.Process.Kill()
+		go func() { <-exited }()
+	}
+	return a, nil
+}
+
+// solveInWorker runs engine name on m in a child process (runInWorker) and
+// returns the best verified answer it reported by the deadline.
+func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
+	a, err := runInWorker(ctx, name, m, s, start)
+	if err != nil {
+		return nil, err
+	}
+	best := &Result{Backend: name, Status: NoSolution, Bound: a.bound,
+		TimeLimited: a.killed, GuardStopped: a.killed && s.Deterministic}
 	// The final answer first, so that it wins ties: incumbents of equal
 	// value can arrive in either order from parallel searches, and a
 	// deterministic solve must return the engine's own choice.
-	traceMark("parent", "answers-in")
-	cands := [][]float64{finalX}
-	for i := len(recent) - 1; i >= 0; i-- {
-		cands = append(cands, recent[i])
+	cands := [][]float64{nil}
+	finalOptimal := false
+	if f := a.final; f != nil {
+		cands[0], finalOptimal = f.X, f.Status == Optimal
+		best.Nodes = f.Nodes
+		best.TimeLimited = best.TimeLimited || f.TimeLimited
+		if f.Status == Infeasible {
+			best.Status = Infeasible
+		}
+	}
+	for i := len(a.recent) - 1; i >= 0; i-- {
+		cands = append(cands, a.recent[i])
 	}
 	if best.pick(m, cands) == 0 && finalOptimal {
 		// A feasible answer cannot beat a proven optimum.
 		best.Status = Optimal
 	}
 	traceMark("parent", "verified")
-	// Reap the child without waiting on it past the deadline: a child that
-	// is still running now gets killed.
-	select {
-	case werr := <-exited:
-		if failure == nil && best.X == nil && best.Status != Infeasible && !best.TimeLimited && werr != nil {
-			failure = fmt.Errorf("solver: %s worker failed: %v: %s", name, werr, stderr.lastLine())
-		}
-	case <-time.After(time.Millisecond):
-		cmd.Process.Kill()
-		go func() { <-exited }()
-	}
 	best.Wall = wallSince(start)
 	traceMark("parent", "done")
 	best.finish(m)
-	if failure != nil && best.X == nil {
-		return nil, failure
+	if a.failure != nil && best.X == nil {
+		return nil, a.failure
 	}
 	return best, nil
 }
