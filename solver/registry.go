@@ -9,13 +9,13 @@ import (
 // Backend names (GreedyName is in greedy.go).
 const (
 	CBCName       = "cbc"       // COIN-OR CBC branch-and-cut (exact, slow to a first answer)
-	CLPName       = "clp"       // CLP LP relaxation + rounding and repair
+	CLPName       = "clp"       // the default: greedy constructions, the LP relaxation (CLP), rounding and repair
 	LPSolveName   = "lpsolve"   // lp_solve 5.5 branch-and-bound (exact)
-	PortfolioName = "portfolio" // the default: LP + rounding + local improvement, CBC as improver
+	PortfolioName = "portfolio" // LP + rounding + local improvement, CBC as improver
 )
 
 // DefaultName is the backend a planner uses unless told otherwise.
-const DefaultName = PortfolioName
+const DefaultName = CLPName
 
 // Backends lists the backends compiled into this binary, sorted by name.
 // Without cgo only greedy is available.
