@@ -39,14 +39,12 @@ test: deps
 	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestBenchSolverJSON|TestVersionListsBackends' ./cmd/planner/
 
 # Go benchmarks, then every backend on the default and validation
-# instances, then the portfolio's spread over draws of its search (a timed
-# solve otherwise always uses the same search seed), then the wall-clock
-# bound (limit + 50 ms) of every backend on large models under a short limit.
+# instances, then the wall-clock bound (limit + 50 ms) of every backend on
+# large models under a short limit.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --timeout 1s --best-known solver/instances/best-known-default.json
 	./$(BIN) bench solver --jobs 100,300 --seeds 6-10 --timeout 1s --best-known solver/instances/best-known-validation.json
-	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --solvers portfolio --search-seeds 1-4 --timeout 1s --best-known solver/instances/best-known-default.json
 	./$(BIN) bench solver --jobs 1000 --seeds 1-3 --timeout 100ms
 
 # The long comparisons behind BENCHMARKS.md and the acceptance numbers:

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"math"
+	"time"
 )
 
 // clpSolver is the "clp" backend: greedy constructions, the LP relaxation
@@ -72,10 +73,13 @@ func relaxInWorker(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, e
 }
 
 // lpReserve is how much of its search time a solve keeps from the LP for
-// the guided constructions after it, in constructions' time: an unguided
-// construction measured before the LP, times this (there are five guided
-// orders and two unguided ones).
-const lpReserve = 3
+// the guided constructions after it, in constructions' time: the unguided
+// constructions measured before the LP, times this (there are five guided
+// orders and two unguided ones), and at least lpMinReserve.
+const (
+	lpReserve    = 3
+	lpMinReserve = 10 * time.Millisecond
+)
 
 // solveInProcess is the body of the in-process backends. In order, each
 // step keeping the best answer so far, so that the answer is never below
@@ -132,7 +136,7 @@ func solveInProcess(ctx context.Context, name string, m *Model, s *Settings, rel
 		res.Status = Infeasible
 		return res, nil
 	}
-	b := h.newIncumbent(nil)
+	b := h.newIncumbent()
 	t0 := wallNow()
 	h.construction(search, nil, true, b)
 	b.offerSnapped(s.Start)
@@ -140,7 +144,7 @@ func solveInProcess(ctx context.Context, name string, m *Model, s *Settings, rel
 	if relax != nil && search.Err() == nil {
 		lpCtx, cancel := search, context.CancelFunc(func() {})
 		if d, ok := search.Deadline(); ok && !s.Deterministic {
-			reserve := max(finishMargin, lpReserve*wallSince(t0))
+			reserve := max(lpMinReserve, lpReserve*wallSince(t0))
 			lpCtx, cancel = context.WithDeadline(search, d.Add(-reserve))
 		}
 		var lp *lpRelaxation

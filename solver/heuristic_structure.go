@@ -1,9 +1,6 @@
 package solver
 
-import (
-	"context"
-	"math"
-)
+import "math"
 
 // Structure detection for the primal heuristics.
 //
@@ -53,8 +50,8 @@ type linkGroup struct {
 	disjoint bool
 }
 
-// heuristic holds the analysis of one model that the greedy construction,
-// rounding and local improvement share: a column-major copy of the packing
+// heuristic holds the analysis of one model that the greedy constructions
+// and the rounding share: a column-major copy of the packing
 // rows, the link structure, and scratch space. Build it once per model with
 // newHeuristic; it is not safe for concurrent use.
 type heuristic struct {
@@ -72,27 +69,10 @@ type heuristic struct {
 	pStart []int32
 	pRow   []int32
 	pCoef  []float64
-	// Row-major view of the packing rows, for neighbourhoods: row i's
-	// columns are rCol[rStart[i]:rStart[i+1]].
-	rStart []int32
-	rCol   []int32
 	rowW   []float64 // weight of a unit of each packing row in densities
 
 	simple bool // every row is a packing or link row (see above)
 
-	// guide is the last LP answer roundAndRepair was given, nil for none.
-	guide []float64
-	// rc is each item's reduced cost in the LP that gave guide
-	// (itemReducedCosts), nil when unknown.
-	rc []float64
-	// relaxWith solves the LP that gave guide again with some items fixed
-	// at their lower bounds (relaxFixing); nil when there is none.
-	relaxWith func(ctx context.Context, fixed []int32) *lpRelaxation
-	// chain numbers the local searches of one solve (see improve).
-	chain int
-	// seed seeds the randomised choices (sampling, local search, the
-	// general repair): Settings.Seed, 0 for lnsSeed (see searchSeed).
-	seed uint64
 	// stop is the done channel of the running solve's context (nil: none);
 	// long loops (a construction, a recreate) look at it every so often so
 	// that a solve ends close to its deadline even on a loaded machine.
@@ -212,9 +192,7 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 
 	// Column-major packing rows.
 	h.pStart = make([]int32, n+1)
-	h.rStart = make([]int32, len(m.Rows)+1)
 	for i := range m.Rows {
-		h.rStart[i+1] = h.rStart[i]
 		if h.rowKind[i] != rowPack {
 			continue
 		}
@@ -224,7 +202,6 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 		for k, j := range m.Rows[i].Index {
 			if m.Rows[i].Coef[k] != 0 {
 				h.pStart[j+1]++
-				h.rStart[i+1]++
 			}
 		}
 	}
@@ -233,7 +210,6 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 	}
 	h.pRow = make([]int32, h.pStart[n])
 	h.pCoef = make([]float64, h.pStart[n])
-	h.rCol = make([]int32, h.rStart[len(m.Rows)])
 	fill := append([]int32(nil), h.pStart[:n]...)
 	for i := range m.Rows {
 		if h.rowKind[i] != rowPack {
@@ -247,7 +223,6 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 		if r.Sense == GE {
 			sign = -1
 		}
-		q := h.rStart[i]
 		for k, j := range r.Index {
 			if r.Coef[k] == 0 {
 				continue
@@ -255,8 +230,6 @@ func newHeuristicUntil(m *Model, done <-chan struct{}) *heuristic {
 			h.pRow[fill[j]] = int32(i)
 			h.pCoef[fill[j]] = sign * r.Coef[k]
 			fill[j]++
-			h.rCol[q] = int32(j)
-			q++
 		}
 	}
 	// Row weights for densities: 1/rhs, so that every row counts in shares

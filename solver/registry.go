@@ -8,10 +8,9 @@ import (
 
 // Backend names (GreedyName is in greedy.go).
 const (
-	CBCName       = "cbc"       // COIN-OR CBC branch-and-cut (exact, slow to a first answer)
-	CLPName       = "clp"       // the default: greedy constructions, the LP relaxation (CLP), rounding and repair
-	LPSolveName   = "lpsolve"   // lp_solve 5.5 branch-and-bound (exact)
-	PortfolioName = "portfolio" // LP + rounding + local improvement, CBC as improver
+	CBCName     = "cbc"     // COIN-OR CBC branch-and-cut (exact, slow to a first answer)
+	CLPName     = "clp"     // the default: greedy constructions, the LP relaxation (CLP), rounding and repair
+	LPSolveName = "lpsolve" // lp_solve 5.5 branch-and-bound (exact)
 )
 
 // DefaultName is the backend a planner uses unless told otherwise.
@@ -25,7 +24,7 @@ func Backends() []string {
 		names = append(names, n)
 	}
 	if haveCLP() {
-		names = append(names, CLPName, PortfolioName)
+		names = append(names, CLPName)
 	}
 	sort.Strings(names)
 	return names

@@ -74,22 +74,10 @@ func RunWorkerIfRequested() {
 // workerEngines are the engines a worker can run, by name.
 func workerEngines() map[string]engine {
 	e := cgoEngines()
-	e["greedy"] = greedyEngine
 	if haveCLP() {
 		e[lpEngineName] = lpEngine
-		e["portfolio"] = portfolioEngine
 	}
 	return e
-}
-
-type boundReporterKey struct{}
-
-// reportBound lets an engine send a proven bound before its final answer
-// (the portfolio sends the LP bound as soon as it has it).
-func reportBound(ctx context.Context, b float64) {
-	if f, ok := ctx.Value(boundReporterKey{}).(func(float64)); ok {
-		f(b)
-	}
 }
 
 // frameSender writes frames to the parent, serialised and throttled.
@@ -124,14 +112,6 @@ func (f *frameSender) flushPending() {
 	if len(f.pending) > 0 {
 		f.sendIncumbentLocked(f.pending)
 	}
-}
-
-func (f *frameSender) bound(b float64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.w.u8(msgBound)
-	f.w.f64(b)
-	f.w.flush()
 }
 
 func (f *frameSender) final(res *Result, err error) error {
@@ -173,7 +153,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	if !ok {
 		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
 	}
-	ctx := context.WithValue(context.Background(), boundReporterKey{}, send.bound)
+	ctx := context.Background()
 	if req.Deadline != 0 && !req.Settings.Deterministic {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.Deadline).Add(-workerFinishMargin))
@@ -214,7 +194,7 @@ func serveWorker(in *os.File, out *os.File) error {
 type workerAnswer struct {
 	final   *Result     // the engine's final frame (status, objective, bound, nodes, time-limited, X); nil without one
 	recent  [][]float64 // the newest incumbents (at most keepIncumbents), oldest first
-	bound   float64     // the last bound sent, NaN for none
+	bound   float64     // the final frame's bound, NaN for none
 	killed  bool        // killed at the deadline or when ctx ended
 	failure error       // the engine's error, or a worker that exited in error without a final answer
 }
@@ -293,8 +273,6 @@ loop:
 					a.recent = append(a.recent[:0], a.recent[1:]...)
 				}
 				a.recent = append(a.recent, ev.x)
-			case msgBound:
-				a.bound = ev.bound
 			case msgFinal:
 				a.final = &ev.res
 				if !math.IsNaN(ev.res.Bound) {
@@ -460,11 +438,10 @@ func replenishSpare() {
 }
 
 type workerEvent struct {
-	kind  byte
-	x     []float64
-	bound float64
-	res   Result
-	err   string
+	kind byte
+	x    []float64
+	res  Result
+	err  string
 }
 
 func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
@@ -479,8 +456,6 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 		switch kind {
 		case msgIncumbent:
 			ev.x = d.floats()
-		case msgBound:
-			ev.bound = d.f64()
 		case msgFinal:
 			ev.res.Status = Status(d.u8())
 			ev.res.Objective = d.f64()

@@ -31,8 +31,8 @@ import (
 // drain: 5 h at 60 s is 300 cycles (~400 with the drain) per scheduler. The
 // six MILP schedulers of the paper's comparison then share 2 cores for
 // ~2,400 solves, which keeps the seven-scheduler 256-node 5-hour run within
-// about five minutes when a cycle averages ≤ 250 ms (deterministic solves
-// are work-limited: LP + rounding + a bounded local search). A 60 s cycle
+// about five minutes when a cycle averages ≤ 250 ms (a solve is greedy
+// constructions, the LP and the constructions it guides). A 60 s cycle
 // delays a job's start by 30 s on average — small against the Google-like
 // runtimes (minutes to hours) and the same for every scheduler. Shorter
 // intervals (--interval 10s) are closer to a live cluster and cost
