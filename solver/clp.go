@@ -130,17 +130,18 @@ func solveInProcess(ctx context.Context, name string, m *Model, s *Settings, rel
 	}
 	h.stop = search.Done()
 	traceMark("parent", "analysed")
-	// The proof costs a pass over the rows: skipped when the time is
-	// already over (an infeasible model then ends without an answer).
-	if search.Err() == nil && provedInfeasible(m) {
-		res.Status = Infeasible
-		return res, nil
-	}
 	b := h.newIncumbent()
 	t0 := wallNow()
 	h.construction(search, nil, true, b)
 	b.offerSnapped(s.Start)
 	traceMark("parent", "first-answer")
+	// Without an answer, a proof of infeasibility (a pass over the rows),
+	// skipped when the time is over (an infeasible model then ends without
+	// an answer, not proved infeasible).
+	if b.x == nil && search.Err() == nil && provedInfeasible(m) {
+		res.Status = Infeasible
+		return res, nil
+	}
 	if relax != nil && search.Err() == nil {
 		lpCtx, cancel := search, context.CancelFunc(func() {})
 		if d, ok := search.Deadline(); ok && !s.Deterministic {
