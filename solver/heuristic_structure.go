@@ -9,8 +9,8 @@ import "math"
 // Σ a_c·y_c − k·x = 0, and packing rows (≤ with non-negative coefficients:
 // demand rows Σ_o x ≤ 1 and capacity rows). On such a model the lower-bound
 // point is feasible, and any answer stays feasible while options are only
-// added where every packing row has room, so a greedy construction and a
-// local search need never leave the feasible region. Models of any other
+// added where every packing row has room, so a greedy construction need
+// never leave the feasible region. Models of any other
 // shape are handled by a general repair search (heuristic_general.go).
 
 // Row classes.
@@ -91,7 +91,7 @@ type heuristic struct {
 	lbSlack []float64
 	lbObj   float64
 
-	// Items: the units the greedy inserts and the local search moves.
+	// Items: the units the greedy inserts.
 	// A parent is a binary column with its link groups; a free column is a
 	// non-binary column in packing rows only, raised as far as it fits.
 	items     []int32 // column of each item
