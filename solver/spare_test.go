@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
@@ -65,4 +66,48 @@ func TestSpareWorker(t *testing.T) {
 		}
 	}
 	solve()
+}
+
+// TestTakeWorkerUntilDeadline: a solve whose deadline passes before a
+// worker has started does not wait for it; the worker, when it starts,
+// becomes the spare.
+func TestTakeWorkerUntilDeadline(t *testing.T) {
+	if !haveCLP() {
+		t.Skip("no worker engine in this build")
+	}
+	spare.mu.Lock()
+	old := spare.w
+	spare.w = nil
+	spare.mu.Unlock()
+	if old != nil {
+		old.cmd.Process.Kill()
+		old.stdin.Close()
+		old.results.Close()
+	}
+	start := time.Now()
+	w, err := takeWorkerUntil(context.Background(), wallNow().Add(-time.Second))
+	if w != nil {
+		// The start won the race with the deadline: nothing to check.
+		w.cmd.Process.Kill()
+		w.stdin.Close()
+		w.results.Close()
+		t.Skip("the worker started before the past deadline was seen")
+	}
+	if !errors.Is(err, errNoWorkerInTime) {
+		t.Fatalf("error %v, want errNoWorkerInTime", err)
+	}
+	if d := time.Since(start); d > ReturnSlack {
+		t.Errorf("gave up after %v", d)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		spare.mu.Lock()
+		ok := spare.w != nil
+		spare.mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker started late did not become the spare")
+		}
+	}
 }

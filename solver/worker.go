@@ -216,7 +216,10 @@ func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start 
 		req.Deadline = d.UnixNano()
 	}
 
-	w, err := takeWorker()
+	w, err := takeWorkerUntil(ctx, deadline)
+	if errors.Is(err, errNoWorkerInTime) {
+		return &workerAnswer{bound: math.NaN(), killed: true}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
 	}
@@ -423,6 +426,52 @@ func takeWorker() (*workerProc, error) {
 		}
 	}
 	return startWorker()
+}
+
+// errNoWorkerInTime: the deadline passed (or the context ended) before a
+// worker had started.
+var errNoWorkerInTime = errors.New("solver: no worker started before the deadline")
+
+// takeWorkerUntil is takeWorker, given up at the deadline (zero: none) or
+// when ctx ends: with no spare ready, starting a worker on a loaded
+// machine took 200–300 ms, past a short limit. A worker that starts
+// after that becomes the spare.
+func takeWorkerUntil(ctx context.Context, deadline time.Time) (*workerProc, error) {
+	type started struct {
+		w   *workerProc
+		err error
+	}
+	ch := make(chan started, 1)
+	go func() {
+		w, err := takeWorker()
+		ch <- started{w, err}
+	}()
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(wallUntil(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case st := <-ch:
+		return st.w, st.err
+	case <-timeout:
+	case <-ctx.Done():
+	}
+	go func() { // the worker, unused, is the next spare
+		if st := <-ch; st.w != nil {
+			spare.mu.Lock()
+			defer spare.mu.Unlock()
+			if spare.w == nil {
+				spare.w = st.w
+				return
+			}
+			st.w.cmd.Process.Kill()
+			st.w.stdin.Close()
+			st.w.results.Close()
+		}
+	}()
+	return nil, errNoWorkerInTime
 }
 
 // replenishSpare starts a spare worker if there is none.
