@@ -171,8 +171,9 @@ func solveInProcess(ctx context.Context, name string, m *Model, s *Settings, rel
 		case err != nil && b.x == nil:
 			return nil, err
 		case err != nil:
-			// The answer stands without the LP: no bound, no guide.
-			res.TimeLimited = true
+			// The answer stands without the LP (an unbounded LP, a worker
+			// that failed): no bound, no guide.
+			res.TimeLimited = lpCtx.Err() != nil
 		case lp.Infeasible:
 			res.Status = Infeasible
 			return res, nil
