@@ -410,11 +410,3 @@ func allSign(coef []float64, sign float64) bool {
 	}
 	return true
 }
-
-// clone returns a heuristic sharing h's read-only analysis (and guide) with
-// its own scratch state, for use in another goroutine.
-func (h *heuristic) clone() *heuristic {
-	c := *h
-	c.scratch, c.lbSlack = nil, nil
-	return &c
-}
