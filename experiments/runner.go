@@ -48,10 +48,6 @@ type Params struct {
 	Solver         string    `json:"solver"`
 	SolverTimeoutS float64   `json:"solver_timeout_s"`
 	Deterministic  bool      `json:"deterministic"`
-	// WorkLimit is the work budget (moves) of a deterministic solve of the
-	// planning schedulers (threesigma.Config.WorkLimit); 0 outside
-	// deterministic mode.
-	WorkLimit int64 `json:"work_limit,omitempty"`
 	// SamplesPerFeature limits 3σPredict to that many runtimes per feature
 	// value (0: no limit).
 	SamplesPerFeature int `json:"samples_per_feature,omitempty"`

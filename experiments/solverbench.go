@@ -26,24 +26,16 @@ type SolverBenchConfig struct {
 	Seeds     []uint64
 	Timeout   time.Duration // wall limit of each solve
 	Solvers   []string
-	// SearchSeeds, when set, solves every instance with each backend once
-	// per seed (solver.Settings.Seed): the spread of a timed solve's
-	// quality over draws of its search. Nil: once, with the built-in seed.
-	SearchSeeds []uint64
-	// Deterministic solves with work limits instead of the clock: Work
-	// (local-search moves or nodes; zero: each backend's default).
+	// Deterministic solves independently of the clock: greedy and clp run
+	// their steps to the end, cbc and lpsolve stop at Work nodes (zero:
+	// their default).
 	Deterministic bool
 	Work          int64
 	// Reference, when positive, computes the best objective known for each
-	// instance with long solves: the portfolio with this limit, then CBC
-	// warm-started from its answer with this limit. BestPct is then measured
-	// against the best of those and of every listed solver.
+	// instance with a long solve: CBC warm-started for this long from the
+	// best answer of the listed solvers. BestPct is then measured against
+	// the best of it and of every listed solver.
 	Reference time.Duration
-	// ReferenceWork, when positive, makes the reference portfolio solve
-	// deterministic with this many local-search moves instead of Reference
-	// of wall time, so that the best known does not depend on the machine's
-	// load; CBC is then warm-started from it for Reference (when positive).
-	ReferenceWork int64
 	// Known holds best objectives known from earlier runs (ReadBestKnown),
 	// so that a long Reference need not be recomputed on every run; BestPct
 	// is measured against the best of them and of this run's solves.
@@ -62,25 +54,23 @@ type BenchInstance struct {
 // (Bound − Objective)/Bound × 100; BestPct is Objective over the best
 // objective any listed solver reached on the instance, × 100.
 type SolverBenchRow struct {
-	Solver string `json:"solver"`
-	Jobs   int    `json:"jobs"`
-	Seed   uint64 `json:"seed"`
-	// SearchSeed is the solve's solver.Settings.Seed (0: the built-in one).
-	SearchSeed uint64  `json:"search_seed"`
-	Status     string  `json:"status"`
-	Objective  float64 `json:"objective"`
-	Bound      float64 `json:"bound"`
-	GapPct     float64 `json:"gap_pct"`
-	BestPct    float64 `json:"best_pct"`
-	WallMS     float64 `json:"wall_ms"`
+	Solver    string  `json:"solver"`
+	Jobs      int     `json:"jobs"`
+	Seed      uint64  `json:"seed"`
+	Status    string  `json:"status"`
+	Objective float64 `json:"objective"`
+	Bound     float64 `json:"bound"`
+	GapPct    float64 `json:"gap_pct"`
+	BestPct   float64 `json:"best_pct"`
+	WallMS    float64 `json:"wall_ms"`
 	// BestKnown is the best objective known for the instance (see BestPct).
 	BestKnown float64 `json:"best_known"`
 	Vars      int     `json:"vars"`
 	Rows      int     `json:"rows"`
 	Nonzeros  int     `json:"nonzeros"`
 	// GuardStopped: the wall-clock guard (SolverBenchConfig.Timeout) stopped
-	// a deterministic solve before its work limit, so its answer depends on
-	// the machine's speed and load (solver.Result.GuardStopped).
+	// a deterministic solve before it ended, so its answer depends on the
+	// machine's speed and load (solver.Result.GuardStopped).
 	GuardStopped bool `json:"guard_stopped,omitempty"`
 }
 
@@ -117,10 +107,6 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 		}
 		solvers[i] = s
 	}
-	searchSeeds := cfg.SearchSeeds
-	if len(searchSeeds) == 0 {
-		searchSeeds = []uint64{0} // the built-in seed
-	}
 	var rows []SolverBenchRow
 	for _, jobs := range cfg.Jobs {
 		for _, seed := range cfg.Seeds {
@@ -131,27 +117,30 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 			m := inst.Model
 			bound, nonzeros := lpBound(ctx, m, cfg), m.NumNonzeros()
 			first := len(rows)
+			var bestX []float64 // the best answer of the listed solvers, to warm-start the reference
 			for _, s := range solvers {
-				for _, searchSeed := range searchSeeds {
-					set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic,
-						WorkLimit: cfg.Work, Seed: searchSeed}
-					res, err := s.Solve(ctx, m, set)
-					if err != nil {
-						return nil, fmt.Errorf("%s on %d jobs, seed %d, search seed %d: %w", s.Name(), jobs, seed, searchSeed, err)
-					}
-					row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed, SearchSeed: searchSeed,
-						Status: res.Status.String(), Objective: res.Objective, Bound: bound,
-						GapPct: math.NaN(), BestPct: math.NaN(), WallMS: float64(res.Wall.Microseconds()) / 1000,
-						Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: nonzeros, GuardStopped: res.GuardStopped}
-					if res.X == nil {
-						row.Objective = math.NaN()
-					} else if bound > 0 {
+				set := &solver.Settings{TimeLimit: cfg.Timeout, Threads: 1, Deterministic: cfg.Deterministic, WorkLimit: cfg.Work}
+				res, err := s.Solve(ctx, m, set)
+				if err != nil {
+					return nil, fmt.Errorf("%s on %d jobs, seed %d: %w", s.Name(), jobs, seed, err)
+				}
+				row := SolverBenchRow{Solver: s.Name(), Jobs: jobs, Seed: seed,
+					Status: res.Status.String(), Objective: res.Objective, Bound: bound,
+					GapPct: math.NaN(), BestPct: math.NaN(), WallMS: float64(res.Wall.Microseconds()) / 1000,
+					Vars: len(m.Vars), Rows: len(m.Rows), Nonzeros: nonzeros, GuardStopped: res.GuardStopped}
+				if res.X == nil {
+					row.Objective = math.NaN()
+				} else {
+					if bound > 0 {
 						row.GapPct = (bound - res.Objective) / bound * 100
 					}
-					rows = append(rows, row)
-					if progress != nil {
-						progress(row)
+					if bestX == nil || res.Objective > m.ObjectiveValue(bestX) {
+						bestX = res.X
 					}
+				}
+				rows = append(rows, row)
+				if progress != nil {
+					progress(row)
 				}
 			}
 			best := math.Inf(-1)
@@ -163,8 +152,8 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 				}
 				best = v
 			}
-			if cfg.Reference > 0 || cfg.ReferenceWork > 0 {
-				best = math.Max(best, referenceObjective(ctx, m, cfg))
+			if cfg.Reference > 0 {
+				best = math.Max(best, referenceObjective(ctx, m, cfg.Reference, bestX))
 			}
 			for _, r := range rows[first:] {
 				if !math.IsNaN(r.Objective) {
@@ -182,38 +171,19 @@ func RunSolverBench(ctx context.Context, cfg SolverBenchConfig, progress func(So
 	return rows, nil
 }
 
-// referenceObjective is the best objective of a long portfolio solve and of
-// CBC warm-started from its answer (−Inf when neither finds an answer): each
-// with the limit cfg.Reference, or the portfolio deterministic with
-// cfg.ReferenceWork moves (guarded by referenceWorkGuard).
-func referenceObjective(ctx context.Context, m *solver.Model, cfg SolverBenchConfig) float64 {
-	best := math.Inf(-1)
-	var start []float64
-	for _, name := range []string{solver.PortfolioName, solver.CBCName} {
-		s, err := solver.New(name)
-		if err != nil {
-			continue
-		}
-		set := &solver.Settings{TimeLimit: cfg.Reference, Threads: 1, Start: start}
-		if name == solver.PortfolioName && cfg.ReferenceWork > 0 {
-			set.Deterministic, set.WorkLimit, set.TimeLimit = true, cfg.ReferenceWork, referenceWorkGuard
-		}
-		if set.TimeLimit <= 0 {
-			continue
-		}
-		res, err := s.Solve(ctx, m, set)
-		if err != nil || res.X == nil {
-			continue
-		}
-		if res.Objective > best {
-			best, start = res.Objective, res.X
-		}
+// referenceObjective is the objective of CBC warm-started from start for
+// limit (−Inf when it finds no answer).
+func referenceObjective(ctx context.Context, m *solver.Model, limit time.Duration, start []float64) float64 {
+	cbc, err := solver.New(solver.CBCName)
+	if err != nil {
+		return math.Inf(-1)
 	}
-	return best
+	res, err := cbc.Solve(ctx, m, &solver.Settings{TimeLimit: limit, Threads: 1, Start: start})
+	if err != nil || res.X == nil {
+		return math.Inf(-1)
+	}
+	return res.Objective
 }
-
-// referenceWorkGuard is the wall-clock guard of a work-limited reference solve.
-const referenceWorkGuard = 30 * time.Minute
 
 // lpBound is the LP relaxation bound of m (NaN when the clp backend is not
 // compiled in or does not finish within ten times the benchmark limit).
@@ -294,18 +264,9 @@ func ReadBestKnown(r io.Reader) (map[BenchInstance]float64, error) {
 // summary per solver and instance size (SummariseSolverBench).
 func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	// The search seed column only when a run has more than the built-in one.
-	search := slices.ContainsFunc(rows, func(r SolverBenchRow) bool { return r.SearchSeed != 0 })
-	head := "solver\tjobs\tseed\t"
-	if search {
-		head += "search\t"
-	}
-	fmt.Fprintln(tw, head+"status\tobjective\tLP bound\tgap %\t% of best\twall ms\t")
+	fmt.Fprintln(tw, "solver\tjobs\tseed\tstatus\tobjective\tLP bound\tgap %\t% of best\twall ms\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t", r.Solver, r.Jobs, r.Seed)
-		if search {
-			fmt.Fprintf(tw, "%d\t", r.SearchSeed)
-		}
 		status := r.Status
 		if r.GuardStopped {
 			status += " (guard)"
@@ -325,11 +286,6 @@ func WriteSolverBenchTable(w io.Writer, rows []SolverBenchRow) error {
 	return writeSolverBenchSummary(w, rows)
 }
 
-// BenchGoalPct is the quality goal a solve is counted against in the
-// summary: this share of the best objective known for its instance (the
-// portfolio's goal at a 1 s limit, BENCHMARKS.md).
-const BenchGoalPct = 99
-
 // SolverBenchSummary sums up the solves of one solver at one instance size.
 type SolverBenchSummary struct {
 	Solver    string
@@ -341,9 +297,6 @@ type SolverBenchSummary struct {
 	Answered     int
 	MeanBestPct  float64
 	WorstBestPct float64
-	// AtGoal counts the solves at ≥ BenchGoalPct of the best known; a
-	// solve without an answer misses the goal.
-	AtGoal       int
 	MedianWallMS float64 // over every solve
 	MaxWallMS    float64
 }
@@ -387,9 +340,6 @@ func SummariseSolverBench(rows []SolverBenchRow) []SolverBenchSummary {
 			if shares == 1 || r.BestPct < sum.WorstBestPct {
 				sum.WorstBestPct = r.BestPct
 			}
-			if r.BestPct >= BenchGoalPct {
-				sum.AtGoal++
-			}
 		}
 		if shares > 0 {
 			sum.MeanBestPct = total / float64(shares)
@@ -415,10 +365,10 @@ func median(xs []float64) float64 {
 // writeSolverBenchSummary prints the summary of rows as a second table.
 func writeSolverBenchSummary(w io.Writer, rows []SolverBenchRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "solver\tjobs\tinstances\tsolves\tanswered\tmean %% of best\tworst\t≥ %d%% of best\twall ms, median\tmax\t\n", BenchGoalPct)
+	fmt.Fprintln(tw, "solver\tjobs\tinstances\tsolves\tanswered\tmean % of best\tworst\twall ms, median\tmax\t")
 	for _, sm := range SummariseSolverBench(rows) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d of %d\t%.0f\t%.0f\t\n", sm.Solver, sm.Jobs, sm.Instances,
-			sm.Solves, sm.Answered, num(sm.MeanBestPct, 2), num(sm.WorstBestPct, 2), sm.AtGoal, sm.Solves,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f\t%.0f\t\n", sm.Solver, sm.Jobs, sm.Instances,
+			sm.Solves, sm.Answered, num(sm.MeanBestPct, 2), num(sm.WorstBestPct, 2),
 			sm.MedianWallMS, sm.MaxWallMS)
 	}
 	return tw.Flush()

@@ -12,8 +12,8 @@ import (
 )
 
 // The tests of this file go through the path users call — New, then
-// Solve, so a child process for every backend but greedy — for every
-// backend of the build (with cgo: cbc, clp, greedy, lpsolve, portfolio).
+// Solve, so a child process for cbc and lpsolve and for clp's LP — for
+// every backend of the build (with cgo: cbc, clp, greedy, lpsolve).
 
 // solveEach solves m with every backend of the build under s, each in a
 // subtest, and calls f with its answer.

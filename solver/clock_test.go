@@ -23,7 +23,7 @@ func jumpingClock() func() time.Time {
 // deterministic solve, never decide it.
 func deterministicUnderJumpingClock(t *testing.T, m *solver.Model, solve func(*solver.Model, *solver.Settings) (*solver.Result, error)) {
 	t.Helper()
-	s := &solver.Settings{Deterministic: true, WorkLimit: 300, TimeLimit: time.Minute}
+	s := &solver.Settings{Deterministic: true, TimeLimit: time.Minute}
 	want, err := solve(m, s)
 	if err != nil || want.X == nil {
 		t.Fatalf("real clock: %v, answer %v", err, want != nil && want.X != nil)
@@ -39,8 +39,7 @@ func deterministicUnderJumpingClock(t *testing.T, m *solver.Model, solve func(*s
 	}
 }
 
-// TestDeterministicIgnoresClock: the greedy backend (constructions,
-// sampling, the local-search chains).
+// TestDeterministicIgnoresClock: the greedy backend.
 func TestDeterministicIgnoresClock(t *testing.T) {
 	deterministicUnderJumpingClock(t, rackModel(t, 60, 3), func(m *solver.Model, s *solver.Settings) (*solver.Result, error) {
 		return solver.GreedySolver{}.Solve(context.Background(), m, s)

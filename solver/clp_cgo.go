@@ -19,7 +19,6 @@ typedef struct {
 	int algorithm;    // 0: primal simplex, 1: dual simplex, 2: sifting (no scaling); never presolve
 	// output
 	double *x;        // ncols primal values
-	double *duals;    // nrows row prices (may be NULL: not wanted)
 	int status, secondary, primal_infeasibilities, iterations;
 	double objective;
 } pl_clp_job;
@@ -57,10 +56,6 @@ static void pl_clp_solve(pl_clp_job *j) {
 	const double *x = Clp_getColSolution(m);
 	if (x != NULL && j->ncols > 0) {
 		memcpy(j->x, x, sizeof(double) * (size_t)j->ncols);
-	}
-	const double *y = Clp_getRowPrice(m);
-	if (j->duals != NULL && y != NULL && j->nrows > 0) {
-		memcpy(j->duals, y, sizeof(double) * (size_t)j->nrows);
 	}
 	Clp_deleteModel(m);
 }
@@ -142,8 +137,6 @@ func clpSolve(ctx context.Context, m *Model, s *Settings, algorithm int) (*lpRel
 	job := (*C.pl_clp_job)(C.calloc(1, C.size_t(unsafe.Sizeof(C.pl_clp_job{}))))
 	defer C.free(unsafe.Pointer(job))
 	xout, xs := cgoAlloc[C.double](cm, cm.ncols)
-	dout, ds := cgoAlloc[C.double](cm, cm.nrows)
-	job.duals = dout
 	job.ncols, job.nrows = C.int(cm.ncols), C.int(cm.nrows)
 	job.start, job.index, job.value = cm.start, cm.index, cm.value
 	job.collb, job.colub, job.obj = cm.collb, cm.colub, cm.obj
@@ -177,10 +170,6 @@ func clpSolve(ctx context.Context, m *Model, s *Settings, algorithm int) (*lpRel
 	case 0:
 		lp.X = copyX()
 		lp.Optimal = true
-		lp.Duals = make([]float64, cm.nrows)
-		for i := range lp.Duals {
-			lp.Duals[i] = float64(ds[i])
-		}
 	case 1:
 		lp.Infeasible = true
 	case 2:

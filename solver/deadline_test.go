@@ -10,9 +10,8 @@ import (
 
 // The steps before a first answer give up when their time is over, so that a
 // large model under a short limit does not overrun it: the analysis of the
-// model (about 80 ms at 1,000 jobs) and the writing of a worker's request
-// (45 MB) are abandoned, and with no time left the search's set-up is
-// skipped.
+// model and the writing of a worker's request (45 MB at 1,000 jobs) are
+// abandoned.
 func TestStepsBeforeAnAnswerGiveUpAtTheirDeadline(t *testing.T) {
 	m := rackModel(t, 100, 1) // 0.3 million nonzeros: several looks at the clock
 	closed := make(chan struct{})
@@ -42,19 +41,5 @@ func TestStepsBeforeAnAnswerGiveUpAtTheirDeadline(t *testing.T) {
 	if res.Status != solver.NoSolution || !res.TimeLimited || res.X != nil {
 		t.Errorf("cancelled greedy solve: status %v, time-limited %v, answer %v; want no solution at the limit",
 			res.Status, res.TimeLimited, res.X != nil)
-	}
-
-	// Time over after the analysis: the first construction stands, without
-	// a single move of search.
-	res, err = solver.GreedyAfterAnalysisForTest(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != solver.Feasible || !res.TimeLimited || res.Nodes != 0 {
-		t.Errorf("greedy out of time after its analysis: status %v, time-limited %v, %d moves; want a feasible construction and no moves",
-			res.Status, res.TimeLimited, res.Nodes)
-	}
-	if err := m.CheckFeasible(res.X); err != nil {
-		t.Errorf("the construction is infeasible: %v", err)
 	}
 }

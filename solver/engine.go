@@ -16,12 +16,8 @@ type engine func(ctx context.Context, m *Model, s *Settings, inc func(x []float6
 // lpRelaxation is the answer of an LP relaxation (integrality dropped).
 type lpRelaxation struct {
 	X           []float64 // primal values; nil when no answer
-	Duals       []float64 // row prices of an optimal answer (CLP's sign convention); nil otherwise
 	Objective   float64   // in the model's sense
 	Optimal     bool      // solved to optimality (the objective is then a valid bound)
 	Infeasible  bool      // the relaxation (hence the MILP) is infeasible
 	TimeLimited bool
-	// itemRC: per item of the heuristic that substituted the LP, its
-	// reduced cost (itemReducedCosts); nil when unknown.
-	itemRC []float64
 }

@@ -12,11 +12,11 @@ import (
 // exactEngines must find the enumerated optimum on every small case.
 var exactEngines = map[string]bool{"cbc": true, "lpsolve": true}
 
-// forEachEngine runs f for every in-process engine of this build: the
-// pure-Go greedy and every cgo engine, in name order.
+// forEachEngine runs f for every cgo engine of this build, in process, in
+// name order (the in-process backends are GreedySolver and clpSolver:
+// TestEnumGreedy, TestBackendsEnumerated).
 func forEachEngine(t *testing.T, f func(t *testing.T, name string, eng engine)) {
 	engines := cgoEngines()
-	engines[GreedyName] = greedyEngine
 	names := make([]string, 0, len(engines))
 	for n := range engines {
 		names = append(names, n)
@@ -34,9 +34,6 @@ func TestEnumEngines(t *testing.T) {
 		for _, c := range cases {
 			s := DefaultSettings()
 			s.TimeLimit = 10 * time.Second
-			if name == GreedyName {
-				s = enumSettings()
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), s.TimeLimit)
 			res, err := eng(ctx, c.m, s, nil)
 			cancel()

@@ -9,20 +9,19 @@ import (
 
 // BenchmarkGreedy300 is the "greedy" backend with the default 1 s limit on
 // the 300-job rack instance (seed 1): it reports the objective reached
-// (obj) and the local-search moves made.
+// (obj).
 func BenchmarkGreedy300(b *testing.B) {
 	m := rackModel(b, 300, 1)
 	s := solver.DefaultSettings()
-	var obj, moves float64
+	var obj float64
 	for b.Loop() {
 		res, err := solver.GreedySolver{}.Solve(context.Background(), m, s)
 		if err != nil || res.X == nil {
 			b.Fatal(err, res.Status)
 		}
-		obj, moves = res.Objective, float64(res.Nodes)
+		obj = res.Objective
 	}
 	b.ReportMetric(obj, "obj")
-	b.ReportMetric(moves, "moves")
 }
 
 // BenchmarkRoundAndRepair300 is one rounding of the 300-job instance:
@@ -42,21 +41,6 @@ func BenchmarkRoundAndRepair300(b *testing.B) {
 			b.Fatal("no answer")
 		}
 		obj = m.ObjectiveValue(x)
-	}
-	b.ReportMetric(obj, "obj")
-}
-
-// BenchmarkImproveMoves300 is the cost of local-search moves on the
-// 300-job instance: 2,000 moves (two chains of 1,000) from the unguided
-// construction per iteration.
-func BenchmarkImproveMoves300(b *testing.B) {
-	m := rackModel(b, 300, 1)
-	h := solver.NewHeuristicForTest(m)
-	x := h.RoundAndRepair(nil)
-	var obj float64
-	for b.Loop() {
-		y, _ := h.Improve(context.Background(), x, 2000)
-		obj = m.ObjectiveValue(y)
 	}
 	b.ReportMetric(obj, "obj")
 }

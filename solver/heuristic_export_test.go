@@ -14,11 +14,6 @@ import (
 // RoundAndRepairForTest is roundAndRepair.
 func RoundAndRepairForTest(m *Model, guide []float64) []float64 { return roundAndRepair(m, guide) }
 
-// ImproveForTest is improve.
-func ImproveForTest(ctx context.Context, m *Model, x []float64, maxMoves int64) ([]float64, int64) {
-	return improve(ctx, m, x, maxMoves, nil)
-}
-
 // HeuristicForTest is a shared analysis of m, for benchmarks.
 type HeuristicForTest struct{ h *heuristic }
 
@@ -28,17 +23,6 @@ func NewHeuristicForTest(m *Model) HeuristicForTest { return HeuristicForTest{ne
 // RoundAndRepair is heuristic.roundAndRepair.
 func (t HeuristicForTest) RoundAndRepair(guide []float64) []float64 { return t.h.roundAndRepair(guide) }
 
-// Improve is heuristic.improve.
-func (t HeuristicForTest) Improve(ctx context.Context, x []float64, maxMoves int64) ([]float64, int64) {
-	return t.h.improve(ctx, x, maxMoves, nil)
-}
-
-// BranchStart is heuristic.branchStart, with the guide of the last
-// RoundAndRepair.
-func (t HeuristicForTest) BranchStart(best []float64) []float64 {
-	return t.h.branchStart(context.Background(), best)
-}
-
 // Simple reports whether the model was recognised as options, counts and packing rows.
 func (t HeuristicForTest) Simple() bool { return t.h.simple }
 
@@ -46,8 +30,8 @@ func (t HeuristicForTest) Simple() bool { return t.h.simple }
 func (t HeuristicForTest) Reduced() (*Model, int) { return t.h.reduced() }
 
 // LPGuideForTest returns the answer of the LP relaxation of the reduced
-// model (CLP; nil without cgo or when the LP has none), as roundingEngine
-// would use it.
+// model (CLP, in process; nil without cgo or when the LP has none), as the
+// clp backend uses it.
 func LPGuideForTest(ctx context.Context, m *Model) []float64 {
 	rm, _ := newHeuristic(m).reduced()
 	lp, err := relaxCLP(ctx, rm, nil)
@@ -81,10 +65,4 @@ func RequestFinishesForTest(m *Model, done <-chan struct{}) (finished, same bool
 	}
 	req, err := readRequest(&buf)
 	return true, err == nil && reflect.DeepEqual(req.Model, m)
-}
-
-// GreedyAfterAnalysisForTest is the greedy engine with an analysis that
-// cannot be abandoned and a search under ctx.
-func GreedyAfterAnalysisForTest(ctx context.Context, m *Model) (*Result, error) {
-	return greedyRun(ctx, nil, m, nil, nil)
 }

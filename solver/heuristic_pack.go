@@ -7,8 +7,8 @@ import (
 // packState is an answer of a simple model (see heuristic_structure.go)
 // with its row slacks kept up to date, so that inserting or removing an
 // item costs a pass over that item's packing entries only. Every change of
-// a column can be logged and rolled back, which is how the local search
-// tries a move and takes it back.
+// a column can be logged and rolled back, which is how an insertion that
+// does not fit is taken back.
 type packState struct {
 	h      *heuristic
 	x      []float64
@@ -524,11 +524,9 @@ func (s *packState) refreshCaps(grp *linkGroup, caps []float64) {
 // item index (so the order is deterministic); NaN keys come last, and −0
 // ties with +0, as cmp.Compare orders them.
 //
-// It is a least-significant-digit radix sort of the keys' bits: the
-// sampling sorts every item once per sample, and on the 300-job rack
-// instances a comparison sort took a fifth of a 1 s solve's processor time
-// (BENCHMARKS.md). The order is the same as slices.SortFunc with
-// cmp.Compare would give (TestGreedyOrderMatchesSort).
+// It is a least-significant-digit radix sort of the keys' bits, linear in
+// the items: a clp solve sorts them seven times. The order is the same as
+// slices.SortFunc with cmp.Compare would give (TestGreedyOrderMatchesSort).
 func greedyOrder(n int, key func(it int32) float64) []int32 {
 	order := make([]int32, n)
 	keys := make([]uint64, n)

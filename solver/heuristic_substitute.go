@@ -1,10 +1,6 @@
 package solver
 
-import (
-	"cmp"
-	"math"
-	"slices"
-)
+import "math"
 
 // The LP the rounding starts from, with the options substituted out.
 //
@@ -216,76 +212,4 @@ func (sub *substitution) expand(h *heuristic, m *Model, y []float64) []float64 {
 		x[p.col] = math.Min(math.Max(v/grp.k, 0), h.optionUpper(m, p.col))
 	}
 	return x
-}
-
-// rcTol is the reduced cost, relative to the option's objective, still
-// counted as 0.
-const rcTol = 1e-9
-
-// itemReducedCosts prices each item of h with the duals of an optimal
-// answer of sub.lp: what forcing the item into the LP answer would cost
-// at first order (≤ 0 in the maximisation sense; 0 for items the LP
-// takes whole). A substituted option's counts c have reduced costs d_c (their
-// objective, which carries the option's, minus the priced rows, which
-// include the option's own); filling k with the counts of best d_c/a_c
-// first, up to their bounds, gives the option's. Items that were not
-// substituted get 0 (no estimate: never ruled out); options fixed at zero
-// or whose counts cannot reach k get −Inf.
-func (sub *substitution) itemReducedCosts(h *heuristic, m *Model, duals []float64) []float64 {
-	lp := sub.lp
-	if len(duals) != len(lp.Rows) {
-		return nil
-	}
-	d := make([]float64, len(lp.Vars))
-	for j := range lp.Vars {
-		d[j] = lp.Vars[j].Obj
-	}
-	for i := range lp.Rows {
-		if y := duals[i]; y != 0 {
-			r := &lp.Rows[i]
-			for k, j := range r.Index {
-				d[j] -= y * r.Coef[k]
-			}
-		}
-	}
-	if !m.Maximize {
-		for j := range d {
-			d[j] = -d[j]
-		}
-	}
-	rc := make([]float64, len(h.items))
-	type count struct{ rate, coef, ub float64 }
-	var counts []count
-	for _, p := range sub.parents {
-		it := h.itemOf[p.col]
-		if h.optionUpper(m, p.col) <= 0 {
-			rc[it] = math.Inf(-1)
-			continue
-		}
-		grp := &h.groups[p.group]
-		counts = counts[:0]
-		for c := grp.first; c < grp.end; c++ {
-			if nc := sub.col[h.child[c]]; nc >= 0 {
-				counts = append(counts, count{d[nc] / h.childCoef[c], h.childCoef[c], lp.Vars[nc].Upper})
-			}
-		}
-		slices.SortFunc(counts, func(a, b count) int { return cmp.Compare(b.rate, a.rate) })
-		rem, v := grp.k, 0.0
-		for _, c := range counts {
-			if rem <= heurTol*math.Max(1, grp.k) {
-				break
-			}
-			take := math.Min(c.ub*c.coef, rem)
-			v += take * c.rate
-			rem -= take
-		}
-		if rem > heurTol*math.Max(1, grp.k) {
-			v = math.Inf(-1)
-		}
-		if v > -rcTol*math.Max(1, math.Abs(m.Vars[p.col].Obj)) {
-			v = 0 // rounding error: the LP takes it
-		}
-		rc[it] = v
-	}
-	return rc
 }

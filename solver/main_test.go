@@ -1,7 +1,12 @@
 package solver
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -19,8 +24,58 @@ const ReturnSlack = 5 * time.Second
 
 // TestMain lets the test binary double as the solver worker process: the
 // process-isolated backends re-execute the running binary (os.Executable),
-// which for tests is this binary.
+// which for tests is this binary. With hogEnv set it is a CPU hog instead
+// (StartCPUHogForTest).
 func TestMain(m *testing.M) {
+	if n, err := strconv.Atoi(os.Getenv(hogEnv)); err == nil && n > 0 {
+		hog(n)
+	}
 	RunWorkerIfRequested()
 	os.Exit(m.Run())
+}
+
+// hogEnv makes the test binary spin that many goroutines until it is
+// killed, or until its standard input closes (its parent is gone).
+const hogEnv = "PLANNER_SOLVER_TEST_CPU_HOG"
+
+func hog(n int) {
+	runtime.GOMAXPROCS(n)
+	for range n {
+		go func() {
+			x := uint64(1)
+			for {
+				x = x*6364136223846793005 + 1442695040888963407
+				if x == 0 {
+					fmt.Print("")
+				}
+			}
+		}()
+	}
+	io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
+// StartCPUHogForTest starts a child process that keeps n threads busy
+// (2 × the cores: the solves compete for them with the hog) and returns
+// the function that kills it.
+func StartCPUHogForTest(t testing.TB, n int) (stop func()) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), hogEnv+"="+strconv.Itoa(n))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
 }

@@ -8,21 +8,23 @@ import (
 
 // Backend names (GreedyName is in greedy.go).
 const (
-	CBCName       = "cbc"       // COIN-OR CBC branch-and-cut (exact, slow to a first answer)
-	CLPName       = "clp"       // CLP LP relaxation + rounding and repair
-	LPSolveName   = "lpsolve"   // lp_solve 5.5 branch-and-bound (exact)
-	PortfolioName = "portfolio" // the default: LP + rounding + local improvement, CBC as improver
+	CBCName     = "cbc"     // COIN-OR CBC branch-and-cut (exact, slow to a first answer)
+	CLPName     = "clp"     // the default: greedy constructions, the LP relaxation (CLP), rounding and repair
+	LPSolveName = "lpsolve" // lp_solve 5.5 branch-and-bound (exact)
 )
 
 // DefaultName is the backend a planner uses unless told otherwise.
-const DefaultName = PortfolioName
+const DefaultName = CLPName
 
 // Backends lists the backends compiled into this binary, sorted by name.
 // Without cgo only greedy is available.
 func Backends() []string {
-	var names []string
-	for n := range workerEngines() {
+	names := []string{GreedyName}
+	for n := range cgoEngines() {
 		names = append(names, n)
+	}
+	if haveCLP() {
+		names = append(names, CLPName)
 	}
 	sort.Strings(names)
 	return names
@@ -35,10 +37,13 @@ func LibraryVersions() map[string]string { return cLibraryVersions() }
 // New returns the backend called name, or an error wrapping ErrUnknown that
 // lists the backends of this build.
 func New(name string) (Solver, error) {
-	if name == GreedyName {
+	switch {
+	case name == GreedyName:
 		return GreedySolver{}, nil // in process: it looks at the clock itself
+	case name == CLPName && haveCLP():
+		return clpSolver{}, nil // in process but for its LP
 	}
-	if _, ok := workerEngines()[name]; !ok {
+	if _, ok := workerEngines()[name]; !ok || name == lpEngineName {
 		return nil, fmt.Errorf("%w %q (this build has: %v)", ErrUnknown, name, Backends())
 	}
 	return processSolver{name: name}, nil

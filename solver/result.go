@@ -61,8 +61,8 @@ type Settings struct {
 	// runaway solve and a solve that reaches it is reported as TimeLimited.
 	Deterministic bool
 	// WorkLimit bounds the work of a deterministic solve: branch-and-bound
-	// nodes for cbc/lpsolve, improvement moves for the heuristics. Zero means
-	// the backend's default.
+	// nodes for cbc/lpsolve (greedy and clp always run their steps to the
+	// end). Zero means the backend's default.
 	WorkLimit int64
 	// Threads for backends that can use several (cbc). Zero means 1.
 	Threads int
@@ -70,13 +70,6 @@ type Settings struct {
 	Start []float64
 	// RelGap stops a proving backend once (bound − objective)/|objective| ≤ RelGap.
 	RelGap float64
-	// Seed seeds the randomised choices of the heuristic backends (greedy,
-	// clp's repair, portfolio): their sampled orders and local search.
-	// Zero means the built-in seed. A deterministic solve of the same model
-	// with the same settings and seed gives the same answer; a timed one
-	// with another seed is another draw of the same search, which is how
-	// to measure the spread of a timed solve's quality.
-	Seed uint64
 }
 
 // DefaultSettings: a 1 s wall limit, one thread, gap 1e-6.
@@ -97,7 +90,7 @@ type Result struct {
 	// Gap = |Bound − Objective| / max(|Objective|, 1e-9); NaN without a bound.
 	Gap         float64
 	Wall        time.Duration
-	Nodes       int64 // branch-and-bound nodes, or improvement moves for heuristics
+	Nodes       int64 // branch-and-bound nodes
 	TimeLimited bool  // the time (or work) limit stopped the solve
 	// GuardStopped: a deterministic solve was stopped by the wall-clock
 	// guard (Settings.TimeLimit) before its work limit, so its answer
@@ -107,7 +100,7 @@ type Result struct {
 
 // Solver is one backend.
 type Solver interface {
-	// Name is the backend's registry name ("cbc", "clp", "lpsolve", "greedy", "portfolio").
+	// Name is the backend's registry name ("cbc", "clp", "lpsolve", "greedy").
 	Name() string
 	// Solve solves m under s (nil means DefaultSettings). It returns a Result
 	// for every outcome a model can have (optimal, feasible, infeasible, no

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
@@ -9,13 +10,16 @@ import (
 // TestSpareWorker: a solve takes the spare worker when it is alive, starts
 // a fresh one when the spare has died, and leaves a spare behind.
 func TestSpareWorker(t *testing.T) {
+	if !haveCLP() {
+		t.Skip("no worker engine in this build")
+	}
 	m := &Model{Maximize: true}
 	x := m.AddVar("x", Binary, 0, 1, 1)
 	y := m.AddVar("y", Binary, 0, 1, 2)
 	m.AddRow("cap", []int{x, y}, []float64{1, 1}, LE, 1)
 	solve := func() {
 		t.Helper()
-		res, err := solveInWorker(context.Background(), GreedyName, m, &Settings{TimeLimit: 5 * time.Second}, wallNow())
+		res, err := solveInWorker(context.Background(), lpEngineName, m, &Settings{TimeLimit: 5 * time.Second}, wallNow())
 		if err != nil || res.X == nil || res.Objective != 2 {
 			t.Fatalf("solve: %+v, %v", res, err)
 		}
@@ -62,4 +66,48 @@ func TestSpareWorker(t *testing.T) {
 		}
 	}
 	solve()
+}
+
+// TestTakeWorkerUntilDeadline: a solve whose deadline passes before a
+// worker has started does not wait for it; the worker, when it starts,
+// becomes the spare.
+func TestTakeWorkerUntilDeadline(t *testing.T) {
+	if !haveCLP() {
+		t.Skip("no worker engine in this build")
+	}
+	spare.mu.Lock()
+	old := spare.w
+	spare.w = nil
+	spare.mu.Unlock()
+	if old != nil {
+		old.cmd.Process.Kill()
+		old.stdin.Close()
+		old.results.Close()
+	}
+	start := time.Now()
+	w, err := takeWorkerUntil(context.Background(), wallNow().Add(-time.Second))
+	if w != nil {
+		// The start won the race with the deadline: nothing to check.
+		w.cmd.Process.Kill()
+		w.stdin.Close()
+		w.results.Close()
+		t.Skip("the worker started before the past deadline was seen")
+	}
+	if !errors.Is(err, errNoWorkerInTime) {
+		t.Fatalf("error %v, want errNoWorkerInTime", err)
+	}
+	if d := time.Since(start); d > ReturnSlack {
+		t.Errorf("gave up after %v", d)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		spare.mu.Lock()
+		ok := spare.w != nil
+		spare.mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker started late did not become the spare")
+		}
+	}
 }

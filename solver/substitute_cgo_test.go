@@ -11,9 +11,8 @@ import (
 // TestSubstitutedLPSameOptimum solves the LP of each rack-shaped enum case
 // (as built, without its demand rows so that x ≤ 1 needs rows of its own,
 // and as a minimisation) directly and with the options substituted out:
-// the optima agree, the answer mapped back meets every row of the model,
-// and the items' reduced costs are ≤ 0, and 0 for the options the LP
-// takes whole.
+// the optima agree and the answer mapped back meets every row of the
+// model.
 func TestSubstitutedLPSameOptimum(t *testing.T) {
 	n := 0
 	for _, c := range enumCases(200) {
@@ -42,15 +41,6 @@ func TestSubstitutedLPSameOptimum(t *testing.T) {
 			}
 			if err := lpFeasible(m, x); err != "" {
 				t.Errorf("%s %s: mapped-back answer: %s", c.name, variant, err)
-			}
-			rc := sub.itemReducedCosts(h, m, lp.Duals)
-			for it, j := range h.items {
-				if rc[it] > 1e-9 {
-					t.Errorf("%s %s: item %d reduced cost %v > 0", c.name, variant, it, rc[it])
-				}
-				if v := x[j]; v > 1-1e-9 && rc[it] != 0 {
-					t.Errorf("%s %s: item %d taken whole by the LP has reduced cost %v", c.name, variant, it, rc[it])
-				}
 			}
 			n++
 		}

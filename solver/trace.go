@@ -6,8 +6,8 @@ import (
 )
 
 // TraceEnv, when set to 1, makes a solve print a timestamped mark at each
-// stage (worker start-up, model transfer, LP, constructions, sampling, local
-// search, verification) on standard error: "solver-trace <who> <stage>
+// stage (analysis, constructions, worker start-up, model transfer, LP,
+// verification) on standard error: "solver-trace <who> <stage>
 // <Unix ns> <processor ns>", who being "parent" or "child". It is for measuring where a
 // time-limited solve spends its budget; nothing is printed by default.
 const TraceEnv = "PLANNER_SOLVER_TRACE"

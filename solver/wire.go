@@ -20,7 +20,6 @@ const wireMagic uint32 = 0x504c5357 // "PLSW"
 // Message kinds sent by the worker.
 const (
 	msgIncumbent byte = 1 // a feasible answer: []float64
-	msgBound     byte = 2 // a proven bound: float64
 	msgFinal     byte = 3 // the engine's Result
 	msgError     byte = 4 // the engine failed: string
 )
@@ -180,7 +179,7 @@ var errRequestAbandoned = errors.New("solver: worker request abandoned at the de
 // requestBodyLen is the length of req's body on the wire.
 func requestBodyLen(req *workerRequest) int {
 	m := req.Model
-	n := 8 + len(req.Engine) + 8 + 8 + 1 + 8 + 8 + 8 + 8 + 8 + 8*len(req.Settings.Start) +
+	n := 8 + len(req.Engine) + 8 + 8 + 1 + 8 + 8 + 8 + 8 + 8*len(req.Settings.Start) +
 		8 + len(m.Name) + 1 + 8 + 8
 	for j := range m.Vars {
 		n += 8 + len(m.Vars[j].Name) + 1 + 24
@@ -218,7 +217,6 @@ func writeRequestUntil(w io.Writer, req *workerRequest, done <-chan struct{}) er
 	e.u64(uint64(s.WorkLimit))
 	e.u64(uint64(s.Threads))
 	e.f64(s.RelGap)
-	e.u64(s.Seed)
 	e.floats(s.Start)
 	e.str(m.Name)
 	e.bool(m.Maximize)
@@ -298,7 +296,6 @@ func readRequest(r io.Reader) (*workerRequest, error) {
 	s.WorkLimit = int64(d.u64())
 	s.Threads = int(d.u64())
 	s.RelGap = d.f64()
-	s.Seed = d.u64()
 	s.Start = d.floats()
 	if len(s.Start) == 0 {
 		s.Start = nil

@@ -19,7 +19,7 @@ func TestWireRequestRoundTrip(t *testing.T) {
 	m.AddRow("", []int{c}, []float64{-1e-300}, EQ, 0)
 	m.AddRow("r2", []int{}, []float64{}, GE, -1)
 	req := &workerRequest{Engine: "cbc", Deadline: 12345,
-		Settings: Settings{TimeLimit: time.Second, Deterministic: true, WorkLimit: 7, Threads: 2, RelGap: 1e-4, Seed: 42, Start: []float64{1, 2, 3}},
+		Settings: Settings{TimeLimit: time.Second, Deterministic: true, WorkLimit: 7, Threads: 2, RelGap: 1e-4, Start: []float64{1, 2, 3}},
 		Model:    m}
 	var buf bytes.Buffer
 	if err := writeRequest(&buf, req); err != nil {

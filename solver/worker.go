@@ -74,22 +74,10 @@ func RunWorkerIfRequested() {
 // workerEngines are the engines a worker can run, by name.
 func workerEngines() map[string]engine {
 	e := cgoEngines()
-	e["greedy"] = greedyEngine
 	if haveCLP() {
-		e["clp"] = clpEngine
-		e["portfolio"] = portfolioEngine
+		e[lpEngineName] = lpEngine
 	}
 	return e
-}
-
-type boundReporterKey struct{}
-
-// reportBound lets an engine send a proven bound before its final answer
-// (the portfolio sends the LP bound as soon as it has it).
-func reportBound(ctx context.Context, b float64) {
-	if f, ok := ctx.Value(boundReporterKey{}).(func(float64)); ok {
-		f(b)
-	}
 }
 
 // frameSender writes frames to the parent, serialised and throttled.
@@ -124,14 +112,6 @@ func (f *frameSender) flushPending() {
 	if len(f.pending) > 0 {
 		f.sendIncumbentLocked(f.pending)
 	}
-}
-
-func (f *frameSender) bound(b float64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.w.u8(msgBound)
-	f.w.f64(b)
-	f.w.flush()
 }
 
 func (f *frameSender) final(res *Result, err error) error {
@@ -173,7 +153,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	if !ok {
 		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
 	}
-	ctx := context.WithValue(context.Background(), boundReporterKey{}, send.bound)
+	ctx := context.Background()
 	if req.Deadline != 0 && !req.Settings.Deterministic {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.Deadline).Add(-workerFinishMargin))
@@ -209,11 +189,21 @@ func serveWorker(in *os.File, out *os.File) error {
 	return err
 }
 
-// solveInWorker runs engine name on m in a child process and returns the best
-// verified answer it reported by the deadline (start + TimeLimit, start
-// being when the caller's Solve began), killing the child if it is still
-// running then.
-func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
+// workerAnswer is what a worker sent before it ended or was killed; none
+// of it is verified.
+type workerAnswer struct {
+	final   *Result     // the engine's final frame (status, objective, bound, nodes, time-limited, X); nil without one
+	recent  [][]float64 // the newest incumbents (at most keepIncumbents), oldest first
+	bound   float64     // the final frame's bound, NaN for none
+	killed  bool        // killed at the deadline or when ctx ended
+	failure error       // the engine's error, or a worker that exited in error without a final answer
+}
+
+// runInWorker runs engine name on m in a child process until the deadline
+// (start + s.TimeLimit, or ctx's deadline when earlier; start being when the
+// caller's Solve began), killing the child if it is still running then, and
+// returns what it sent.
+func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*workerAnswer, error) {
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
 	var deadline time.Time
@@ -226,7 +216,10 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, star
 		req.Deadline = d.UnixNano()
 	}
 
-	w, err := takeWorker()
+	w, err := takeWorkerUntil(ctx, deadline)
+	if errors.Is(err, errNoWorkerInTime) {
+		return &workerAnswer{bound: math.NaN(), killed: true}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
 	}
@@ -257,7 +250,7 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, star
 	events := make(chan workerEvent, 16)
 	go readWorkerEvents(w.results, len(m.Vars), events)
 
-	best := &Result{Backend: name, Status: NoSolution, Bound: math.NaN()}
+	a := &workerAnswer{bound: math.NaN()}
 	var timer <-chan time.Time
 	if !deadline.IsZero() {
 		t := time.NewTimer(wallUntil(deadline) + workerKillGrace)
@@ -266,15 +259,8 @@ func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, star
 	}
 	kill := func() {
 		cmd.Process.Kill()
-		best.TimeLimited = true
-		best.GuardStopped = s.Deterministic
+		a.killed = true
 	}
-	var (
-		failure      error
-		finalX       []float64
-		finalOptimal bool
-		recent       [][]float64 // the newest incumbents, unverified
-	)
 loop:
 	for {
 		select {
@@ -284,27 +270,20 @@ loop:
 			}
 			switch ev.kind {
 			case msgIncumbent:
-				// Verification waits until the end: checking every frame
-				// of a busy search kept the parent from its deadline.
-				if len(recent) == keepIncumbents {
-					recent = append(recent[:0], recent[1:]...)
+				// Verification is the caller's, at the end: checking every
+				// frame of a busy search kept the parent from its deadline.
+				if len(a.recent) == keepIncumbents {
+					a.recent = append(a.recent[:0], a.recent[1:]...)
 				}
-				recent = append(recent, ev.x)
-			case msgBound:
-				best.Bound = ev.bound
+				a.recent = append(a.recent, ev.x)
 			case msgFinal:
-				finalX, finalOptimal = ev.res.X, ev.res.Status == Optimal
+				a.final = &ev.res
 				if !math.IsNaN(ev.res.Bound) {
-					best.Bound = ev.res.Bound
-				}
-				best.Nodes = ev.res.Nodes
-				best.TimeLimited = best.TimeLimited || ev.res.TimeLimited
-				if ev.res.Status == Infeasible {
-					best.Status = Infeasible
+					a.bound = ev.res.Bound
 				}
 				break loop
 			case msgError:
-				failure = fmt.Errorf("solver: %s: %s", name, ev.err)
+				a.failure = fmt.Errorf("solver: %s: %s", name, ev.err)
 				break loop
 			}
 		case <-timer:
@@ -315,35 +294,56 @@ loop:
 			break loop
 		}
 	}
+	traceMark("parent", "answers-in")
+	// Reap the child without waiting on it past the deadline: a child that
+	// is still running now gets killed.
+	select {
+	case werr := <-exited:
+		if a.failure == nil && a.final == nil && !a.killed && werr != nil {
+			a.failure = fmt.Errorf("solver: %s worker failed: %v: %s", name, werr, stderr.lastLine())
+		}
+	case <-time.After(time.Millisecond):
+		cmd.Process.Kill()
+		go func() { <-exited }()
+	}
+	return a, nil
+}
+
+// solveInWorker runs engine name on m in a child process (runInWorker) and
+// returns the best verified answer it reported by the deadline.
+func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
+	a, err := runInWorker(ctx, name, m, s, start)
+	if err != nil {
+		return nil, err
+	}
+	best := &Result{Backend: name, Status: NoSolution, Bound: a.bound,
+		TimeLimited: a.killed, GuardStopped: a.killed && s.Deterministic}
 	// The final answer first, so that it wins ties: incumbents of equal
 	// value can arrive in either order from parallel searches, and a
 	// deterministic solve must return the engine's own choice.
-	traceMark("parent", "answers-in")
-	cands := [][]float64{finalX}
-	for i := len(recent) - 1; i >= 0; i-- {
-		cands = append(cands, recent[i])
+	cands := [][]float64{nil}
+	finalOptimal := false
+	if f := a.final; f != nil {
+		cands[0], finalOptimal = f.X, f.Status == Optimal
+		best.Nodes = f.Nodes
+		best.TimeLimited = best.TimeLimited || f.TimeLimited
+		if f.Status == Infeasible {
+			best.Status = Infeasible
+		}
+	}
+	for i := len(a.recent) - 1; i >= 0; i-- {
+		cands = append(cands, a.recent[i])
 	}
 	if best.pick(m, cands) == 0 && finalOptimal {
 		// A feasible answer cannot beat a proven optimum.
 		best.Status = Optimal
 	}
 	traceMark("parent", "verified")
-	// Reap the child without waiting on it past the deadline: a child that
-	// is still running now gets killed.
-	select {
-	case werr := <-exited:
-		if failure == nil && best.X == nil && best.Status != Infeasible && !best.TimeLimited && werr != nil {
-			failure = fmt.Errorf("solver: %s worker failed: %v: %s", name, werr, stderr.lastLine())
-		}
-	case <-time.After(time.Millisecond):
-		cmd.Process.Kill()
-		go func() { <-exited }()
-	}
 	best.Wall = wallSince(start)
 	traceMark("parent", "done")
 	best.finish(m)
-	if failure != nil && best.X == nil {
-		return nil, failure
+	if a.failure != nil && best.X == nil {
+		return nil, a.failure
 	}
 	return best, nil
 }
@@ -428,6 +428,52 @@ func takeWorker() (*workerProc, error) {
 	return startWorker()
 }
 
+// errNoWorkerInTime: the deadline passed (or the context ended) before a
+// worker had started.
+var errNoWorkerInTime = errors.New("solver: no worker started before the deadline")
+
+// takeWorkerUntil is takeWorker, given up at the deadline (zero: none) or
+// when ctx ends: with no spare ready, starting a worker on a loaded
+// machine took 200–300 ms, past a short limit. A worker that starts
+// after that becomes the spare.
+func takeWorkerUntil(ctx context.Context, deadline time.Time) (*workerProc, error) {
+	type started struct {
+		w   *workerProc
+		err error
+	}
+	ch := make(chan started, 1)
+	go func() {
+		w, err := takeWorker()
+		ch <- started{w, err}
+	}()
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(wallUntil(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case st := <-ch:
+		return st.w, st.err
+	case <-timeout:
+	case <-ctx.Done():
+	}
+	go func() { // the worker, unused, is the next spare
+		if st := <-ch; st.w != nil {
+			spare.mu.Lock()
+			defer spare.mu.Unlock()
+			if spare.w == nil {
+				spare.w = st.w
+				return
+			}
+			st.w.cmd.Process.Kill()
+			st.w.stdin.Close()
+			st.w.results.Close()
+		}
+	}()
+	return nil, errNoWorkerInTime
+}
+
 // replenishSpare starts a spare worker if there is none.
 func replenishSpare() {
 	spare.mu.Lock()
@@ -441,11 +487,10 @@ func replenishSpare() {
 }
 
 type workerEvent struct {
-	kind  byte
-	x     []float64
-	bound float64
-	res   Result
-	err   string
+	kind byte
+	x    []float64
+	res  Result
+	err  string
 }
 
 func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
@@ -460,8 +505,6 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 		switch kind {
 		case msgIncumbent:
 			ev.x = d.floats()
-		case msgBound:
-			ev.bound = d.f64()
 		case msgFinal:
 			ev.res.Status = Status(d.u8())
 			ev.res.Objective = d.f64()

@@ -24,7 +24,6 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	var (
 		cfg     experiments.SolverBenchConfig
 		seeds   string
-		search  string
 		solvers []string
 		format  string
 		quiet   bool
@@ -37,16 +36,14 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	decimalVar(fs, &cfg.Starts, "starts", 7, "start-slice options per job: 0, 1, 2, 4, …")
 	decimalVar(fs, &cfg.Slices, "slices", 60, "plan-ahead horizon in slices")
 	fs.StringVar(&seeds, "seeds", "1-5", "instance seeds: a list and ranges, e.g. 1-5 or 1,3,7-9")
-	fs.StringVar(&search, "search-seeds", "", "solve each instance once per search seed (a list and ranges; 0 is the built-in seed): the spread of a timed solve over draws of its search (default: the built-in seed)")
 	fs.DurationVar(&cfg.Timeout, "timeout", time.Second, "wall-clock limit of each solve (at most 1h)")
 	fs.StringSliceVar(&solvers, "solvers", defaultBenchSolvers(), "backends to compare")
 	fs.StringVar(&format, "format", "table", "output: table or json")
-	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve with work limits instead of the clock (--timeout then only guards, by default "+deterministicGuard.String()+"; a solve it stops is an error)")
-	decimalVar(fs, &cfg.Work, "work", 0, "with --deterministic: the work limit of each solve (local-search moves, or branch-and-bound nodes); 0: each backend's default")
+	fs.BoolVar(&cfg.Deterministic, "deterministic", false, "solve independently of the clock: every step to its end, cbc and lpsolve to --work nodes (--timeout then only guards, by default "+deterministicGuard.String()+"; a solve it stops is an error)")
+	decimalVar(fs, &cfg.Work, "work", 0, "with --deterministic: the branch-and-bound node limit of cbc and lpsolve; 0: their default")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
 	fs.StringVar(&config, "config", "", configUsage)
-	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with solves of this length (e.g. 60s, at most 1h); '% of best' is then against it")
-	decimalVar(fs, &cfg.ReferenceWork, "reference-work", 0, "find the best objective known with a deterministic portfolio solve of this many local-search moves (independent of the machine's load) and CBC warm-started from it for --reference")
+	fs.DurationVar(&cfg.Reference, "reference", 0, "also find the best objective known per instance with CBC warm-started from the best answer for this long (e.g. 60s, at most 1h); '% of best' is then against it")
 	fs.StringSliceVar(&known, "best-known", nil, "JSON outputs of earlier runs (e.g. with --reference) whose best objectives per instance count as known")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed, then a summary per solver and size.\n\nFlags:")
@@ -66,11 +63,6 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	if cfg.Seeds, err = parseSeeds(seeds); err != nil {
 		return usageError{fmt.Errorf("--seeds: %w", err)}
 	}
-	if fs.Changed("search-seeds") {
-		if cfg.SearchSeeds, err = parseSeeds(search); err != nil {
-			return usageError{fmt.Errorf("--search-seeds: %w", err)}
-		}
-	}
 	if format != "table" && format != "json" {
 		return usageError{fmt.Errorf("--format: want table or json, got %q", format)}
 	}
@@ -79,9 +71,6 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if cfg.Work > 0 && !cfg.Deterministic {
 		return usageError{errors.New("--work needs --deterministic")}
-	}
-	if cfg.ReferenceWork < 0 {
-		return usageError{fmt.Errorf("--reference-work: must be ≥ 0, got %d", cfg.ReferenceWork)}
 	}
 	if cfg.Deterministic && !fs.Changed("timeout") {
 		cfg.Timeout = deterministicGuard
@@ -93,7 +82,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 		return usageError{fmt.Errorf("--reference: must be in [0, %s], got %s", maxSolveLimit, cfg.Reference)}
 	}
 	if cfg.Reference > 0 && cfg.Deterministic {
-		return usageError{errors.New("--reference: timed reference solves would make a --deterministic run's best known (and % of best) depend on the machine; use --reference-work alone")}
+		return usageError{errors.New("--reference: a timed reference solve would make a --deterministic run's best known (and % of best) depend on the machine")}
 	}
 	for _, j := range cfg.Jobs {
 		if j < 1 {
@@ -140,7 +129,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 			if r.GuardStopped {
 				guard = " (stopped by the --timeout guard)"
 			}
-			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d search=%d %s %.0f ms%s\n", r.Solver, r.Jobs, r.Seed, r.SearchSeed, r.Status, r.WallMS, guard)
+			fmt.Fprintf(stderr, "bench: %s jobs=%d seed=%d %s %.0f ms%s\n", r.Solver, r.Jobs, r.Seed, r.Status, r.WallMS, guard)
 		}
 	}
 	rows, err := experiments.RunSolverBench(context.Background(), cfg, progress)
@@ -161,7 +150,7 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 	// The rows are out (no lost work), but a run asked to be deterministic
 	// that is not fails.
 	if n := countGuardStopped(rows); n > 0 {
-		return fmt.Errorf("--timeout: the %s guard stopped %d of %d deterministic solves before their work limit (guard_stopped), so their answers depend on the machine; give a longer --timeout or a smaller --work", cfg.Timeout, n, len(rows))
+		return fmt.Errorf("--timeout: the %s guard stopped %d of %d deterministic solves before they ended (guard_stopped), so their answers depend on the machine; give a longer --timeout or a smaller --work", cfg.Timeout, n, len(rows))
 	}
 	return nil
 }
@@ -178,8 +167,8 @@ func countGuardStopped(rows []experiments.SolverBenchRow) int {
 }
 
 // deterministicGuard is the wall-clock guard of a --deterministic solve
-// when --timeout is not given: the backends' default work at 300 jobs
-// takes seconds, not the 1 s of a timed solve.
+// when --timeout is not given: cbc's and lpsolve's default work at 300
+// jobs takes minutes, not the 1 s of a timed solve.
 const deterministicGuard = 2 * time.Minute
 
 // readBestKnown merges the best objectives of the JSON output at path into cfg.Known.

@@ -38,7 +38,6 @@ func TestValueErrorsInWords(t *testing.T) {
 		{"negative seed", []string{"bench", "solver", "--seeds", "-5"}, `--seeds: "-5" is not a whole number ≥ 0`},
 		{"open seed range", []string{"bench", "solver", "--seeds", "1-"}, `--seeds: seed range "1-" has no end`},
 		{"no seeds", []string{"bench", "solver", "--seeds", ""}, `--seeds: give at least one seed`},
-		{"no search seeds", []string{"bench", "solver", "--search-seeds="}, `--search-seeds: give at least one seed`},
 		{"model too large", []string{"bench", "solver", "--jobs", "99999999"}, `--jobs: instances: 99999999 jobs × 7 starts × 8 racks is too large a model`},
 		{"cluster too large", []string{"bench", "solver", "--rack-nodes", "99999999"}, `--rack-nodes: instances: 8 racks × 99999999 nodes × 60 slices is too large a cluster`},
 		{"model too large by its slices", []string{"bench", "solver", "--jobs", "1", "--slices", "9999999"}, `--slices: instances: 1 jobs × 7 starts × 8 racks × 9999999 slices is too large a model`},

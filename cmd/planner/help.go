@@ -19,7 +19,7 @@ var examples = map[string]string{
 	"workload import":   "planner workload import --format swf traces/LANL-CM5-1994-4.1-cln.swf.gz --hours 24 --load 1.4 -o lanl.jsonl",
 	"workload stats":    "planner workload stats workloads/testdata/example.jsonl",
 	"predict eval":      "planner predict eval --workload hedgefund --hours 2",
-	"bench solver":      "planner bench solver --jobs 100 --seeds 1-2 --solvers portfolio,greedy --timeout 200ms",
+	"bench solver":      "planner bench solver --jobs 100 --seeds 1-2 --solvers clp,greedy --timeout 200ms",
 }
 
 // versionExample ends `planner version --help`, which has no flag set.

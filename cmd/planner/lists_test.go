@@ -29,7 +29,7 @@ func TestDuplicates(t *testing.T) {
 		{"sweep schedulers", []string{"sweep", "--schedulers", "prio,backfill,prio", "--vary", "load=1,2"}, "--schedulers: prio is given twice"},
 		{"bench solvers", []string{"bench", "solver", "--solvers", "greedy,greedy"}, "--solvers: greedy is given twice"},
 		{"bench seeds", []string{"bench", "solver", "--seeds", "1-3,2", "--solvers", "greedy"}, "--seeds: 2 is given twice"},
-		{"bench search seeds", []string{"bench", "solver", "--search-seeds", "4,4", "--solvers", "greedy"}, "--search-seeds: 4 is given twice"},
+		{"bench seeds", []string{"bench", "solver", "--seeds", "4,4", "--solvers", "greedy"}, "--seeds: 4 is given twice"},
 		{"sweep seeds", []string{"sweep", "--seeds", "1,2,1", "--vary", "load=1,2"}, "--seeds: 1 is given twice"},
 		{"bench jobs", []string{"bench", "solver", "--jobs", "10,20,10", "--solvers", "greedy"}, "--jobs: 10 is given twice"},
 		{"sweep value", []string{"sweep", "--vary", "load=1,2,1"}, `--vary load: "1" is given twice`},

@@ -20,7 +20,6 @@ import (
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/planner/registry"
-	"github.com/plannerhq/planner/planner/threesigma"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -32,8 +31,8 @@ import (
 // drain: 5 h at 60 s is 300 cycles (~400 with the drain) per scheduler. The
 // six MILP schedulers of the paper's comparison then share 2 cores for
 // ~2,400 solves, which keeps the seven-scheduler 256-node 5-hour run within
-// about five minutes when a cycle averages ≤ 250 ms (deterministic solves
-// are work-limited: LP + rounding + a bounded local search). A 60 s cycle
+// about five minutes when a cycle averages ≤ 250 ms (a solve is greedy
+// constructions, the LP and the constructions it guides). A 60 s cycle
 // delays a job's start by 30 s on average — small against the Google-like
 // runtimes (minutes to hours) and the same for every scheduler. Shorter
 // intervals (--interval 10s) are closer to a live cluster and cost
@@ -100,12 +99,9 @@ type simulateConfig struct {
 	Seed          uint64    `json:"seed"`
 	Solver        string    `json:"solver"`
 	SolverTimeout string    `json:"solver_timeout"`
-	// WorkLimit is the work limit of each solve in deterministic mode (from
-	// --solver-timeout when given): what decides the solves there.
-	WorkLimit     int64  `json:"work_limit,omitempty"`
-	Interval      string `json:"interval"`
-	Horizon       string `json:"horizon"`
-	Deterministic bool   `json:"deterministic"`
+	Interval      string    `json:"interval"`
+	Horizon       string    `json:"horizon"`
+	Deterministic bool      `json:"deterministic"`
 	// Set only when used, so that a plain run's JSON does not change.
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
@@ -137,14 +133,12 @@ const maxSolveLimit = time.Hour
 // solverTimeoutHelp explains --solver-timeout in both solve modes.
 const solverTimeoutHelp = `
 Solver time limit: with --deterministic=false a solve gets --solver-timeout
-of wall-clock time (default 75% of --interval) and results depend on the
-machine. With --deterministic (the default) solves are bounded by work, not
-the clock: --solver-timeout D > 0 becomes the number of local-search moves a
-solve of D makes on the reference 300-job, 256-node cycle,
-max(2, 20 moves/ms × (D − 80 ms)) — 10 ms → 2 moves (the rounded LP answer
-alone), 100 ms → 400, 1 s → 18,400, 5 s → 98,400 — and the wall clock is
-only a guard (10 × D, at least 10 s). Without --solver-timeout a
-deterministic solve makes 500 moves (about a 100 ms solve).
+of wall-clock time (default 75% of --interval), ends when its steps are
+done (the clp backend: greedy constructions, the LP relaxation, the
+constructions it guides) or at the limit, and results depend on the
+machine. With --deterministic (the default) every step runs to its end,
+whatever the clock, and --solver-timeout only sets the guard against a
+runaway solve (10 × D, at least 10 s).
 `
 
 // newSimulateFlags registers the flags of one simulation on a new flag set:
@@ -157,7 +151,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", reg.Defaults(), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
-	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
+	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
@@ -314,25 +308,14 @@ func (f *simulateFlags) syntheticEstimates() *estimate.Synthetic {
 func (f *simulateFlags) effectiveConfig() simulateConfig {
 	c := simulateConfig{
 		Workload: f.workload, Schedulers: f.schedulers, Seed: f.seed, Solver: f.solverName(),
-		SolverTimeout: f.timeout().String(), WorkLimit: f.workLimit(),
-		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
+		SolverTimeout: f.timeout().String(),
+		Interval:      f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
 	if f.generated() {
 		c.Nodes, c.Hours, c.Load, c.Slack = f.clusterNodes(), f.hours, f.load, f.slack
 		c.Cluster = f.clusterSpec()
 	}
 	return c
-}
-
-// workLimit is the work limit of each solve in deterministic mode (0 when
-// timed; threesigma.DeterministicWorkLimit). Two runs whose solver_timeout
-// reads the same — the default, 75% of the interval, and that value given —
-// solve differently there.
-func (f *simulateFlags) workLimit() int64 {
-	if !f.deterministic {
-		return 0
-	}
-	return threesigma.DeterministicWorkLimit(f.solverTimeout)
 }
 
 // prepare loads the workload and builds the run configuration of valid
@@ -354,13 +337,11 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	params.Deterministic = f.deterministic
 	params.SamplesPerFeature = f.samplesPerFeature
 	params.Synthetic = f.syntheticParams()
-	// In deterministic mode the planner turns a solve timeout into a work
-	// limit (planner.WorkLimitFor): it gets the timeout only when one was
-	// given, and the default work limit otherwise.
+	// In deterministic mode the timeout is only the guard of a solve: the
+	// planner gets it only when one was given.
 	optTimeout := f.timeout()
 	if f.deterministic {
 		optTimeout = f.solverTimeout
-		params.WorkLimit = f.workLimit()
 	}
 	cfg := experiments.RunConfig{
 		Schedulers: f.schedulers,

@@ -33,9 +33,7 @@ func runVersion(out io.Writer) error {
 		case solver.CBCName, solver.LPSolveName:
 			lib = libs[name]
 		case solver.CLPName:
-			lib = libs[solver.CLPName] + " + rounding and repair"
-		case solver.PortfolioName:
-			lib = libs[solver.CLPName] + " + rounding + local improvement, " + libs[solver.CBCName] + " as improver"
+			lib = "greedy + " + libs[solver.CLPName] + " LP relaxation + rounding and repair"
 		}
 		def := ""
 		if name == solver.DefaultName {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 	"time"
 
@@ -126,16 +125,14 @@ func BenchmarkCycleBuild300(b *testing.B) {
 	b.ReportMetric(float64(len(c.opts)), "options")
 }
 
-// BenchmarkCycle300 is a whole deterministic cycle (build, solve with the
-// default work limit, decode) on the same state.
+// BenchmarkCycle300 is a whole cycle (build, solve, decode) on the same
+// state, deterministic and on the clock.
 func BenchmarkCycle300(b *testing.B) {
 	for _, mode := range []SolveMode{SolveDeterministic, SolveWall} {
 		b.Run(mode.String(), func(b *testing.B) {
 			st, est := benchState(1, 300, 100)
 			cfg := Config{Mode: mode}
 			if mode == SolveWall {
-				// In deterministic mode a timeout would set the work limit
-				// (WorkLimitFor); this benchmark measures the default one.
 				cfg.SolveTimeout = 200 * time.Millisecond
 			}
 			s, err := NewCustom(Name3Sigma, cfg, est)
@@ -152,30 +149,6 @@ func BenchmarkCycle300(b *testing.B) {
 				}
 				if d.Stats.Fallback {
 					b.Fatalf("fallback: %v (stats %+v)", why, d.Stats)
-				}
-				solve += d.Stats.Solve.Seconds()
-			}
-			b.ReportMetric(solve/float64(b.N)*1e3, "solve-ms")
-		})
-	}
-}
-
-// BenchmarkCycle300WorkLimit is the calibration behind WorkLimitFor: the
-// solve time (solve-ms) of a deterministic cycle on BenchmarkCycle300's
-// state for each work limit (moves of the local search).
-func BenchmarkCycle300WorkLimit(b *testing.B) {
-	for _, moves := range []int64{1, 100, 500, 2000, 5000, 20000} {
-		b.Run(strconv.FormatInt(moves, 10), func(b *testing.B) {
-			st, est := benchState(1, 300, 100)
-			s, err := NewCustom(Name3Sigma, Config{Mode: SolveDeterministic, WorkLimit: moves}, est)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var solve float64
-			for b.Loop() {
-				d, err := s.Schedule(context.Background(), st)
-				if err != nil {
-					b.Fatal(err)
 				}
 				solve += d.Stats.Solve.Seconds()
 			}

@@ -2,7 +2,6 @@ package threesigma
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/plannerhq/planner/solver"
@@ -17,10 +16,12 @@ const (
 	// the scheduling interval (3Sigma §4.3: 75%). Answers can depend on the
 	// machine's speed and load.
 	SolveWall SolveMode = iota
-	// SolveDeterministic bounds the solve by work (Config.WorkLimit moves or
-	// nodes, solver.Settings.Deterministic) so the same inputs always give
-	// the same decisions; the wall-clock limit is then only a guard against
-	// a runaway solve. Use it for reproducible experiments.
+	// SolveDeterministic makes the solve independent of the clock
+	// (solver.Settings.Deterministic): the clp and greedy backends run
+	// every step to its end, cbc and lpsolve stop at Config.WorkLimit
+	// nodes, so the same inputs always give the same decisions; the
+	// wall-clock limit is then only a guard against a runaway solve. Use it
+	// for reproducible experiments.
 	SolveDeterministic
 )
 
@@ -52,14 +53,6 @@ const (
 	// DefaultSolveFraction of the interval is the wall-clock solve limit
 	// (3Sigma §4.3: "a timeout of 75% of its scheduling interval").
 	DefaultSolveFraction = 0.75
-	// DefaultWorkLimit is the local-improvement budget of a deterministic
-	// solve (moves of the solver's heuristics) when Config.SolveTimeout is
-	// not set. Measured on the 300-pending, 256-node cycle of
-	// BenchmarkCycle300 (5.7k columns, 63k nonzeros): the portfolio takes
-	// ~80 ms for construction and LP rounding (89.6% of the LP bound),
-	// ~100 ms with 500 moves (95–97%), ~200 ms with 2,000 (98%), ~1 s
-	// with 20,000 (98.1%) (BenchmarkCycle300WorkLimit).
-	DefaultWorkLimit = 500
 	// DefaultDenseSlices: capacity rows are checked at every slice up to
 	// here and at a doubling stride after (see Config.DenseSlices).
 	DefaultDenseSlices = 16
@@ -115,13 +108,10 @@ type Config struct {
 	// SolveTimeout, when > 0, overrides SolveFraction·interval (for sweeps
 	// of the solver timeout and for tests).
 	SolveTimeout time.Duration
-	// WorkLimit is the work budget of SolveDeterministic. Zero means
-	// WorkLimitFor(SolveTimeout) when SolveTimeout is set — the work a
-	// solve of that wall-clock limit does on the reference cycle, so a
-	// deterministic run still responds to the timeout — and
-	// DefaultWorkLimit otherwise. The wall-clock limit of a deterministic
-	// solve is only a guard against a runaway one: max(10 s, 10 ×
-	// SolveTimeout).
+	// WorkLimit is the work budget of SolveDeterministic for the backends
+	// that take one (branch-and-bound nodes of cbc and lpsolve); zero means
+	// the backend's default. The wall-clock limit of a deterministic solve
+	// is only a guard against a runaway one: max(10 s, 10 × SolveTimeout).
 	WorkLimit int64
 
 	// Slice is the slice length q in seconds; 0 means the state's interval.
@@ -207,12 +197,6 @@ func (c Config) withDefaults() Config {
 	if c.SolveFraction <= 0 {
 		c.SolveFraction = DefaultSolveFraction
 	}
-	if c.WorkLimit <= 0 {
-		c.WorkLimit = DefaultWorkLimit
-		if c.Mode == SolveDeterministic {
-			c.WorkLimit = DeterministicWorkLimit(c.SolveTimeout)
-		}
-	}
 	if c.Slices <= 0 {
 		c.Slices = DefaultSlices
 	}
@@ -273,43 +257,4 @@ func (c Config) validate() error {
 		}
 	}
 	return nil
-}
-
-// Calibration of WorkLimitFor on BenchmarkCycle300WorkLimit (300 pending and
-// ~100 running jobs on 256 nodes, portfolio backend): a deterministic solve
-// takes workBaseTime for construction, LP and rounding plus 1/workRate per
-// local-search move. Two runs on a shared 2-core machine measured 1 move
-// 80–120 ms, 500 moves 94–113 ms, 2,000 192–208 ms, 5,000 296–453 ms and
-// 20,000 0.91–1.26 s: 16–24 moves per ms past the base.
-const (
-	workBaseTime = 80 * time.Millisecond
-	workRate     = 20.0 // moves per millisecond
-	// minWorkLimit: the least budget, one move per local-search chain.
-	minWorkLimit = 2
-)
-
-// DeterministicWorkLimit is the work limit of a deterministic solve given
-// the solve timeout (0: none given): WorkLimitFor the timeout, or
-// DefaultWorkLimit without one.
-func DeterministicWorkLimit(solveTimeout time.Duration) int64 {
-	if solveTimeout > 0 {
-		return WorkLimitFor(solveTimeout)
-	}
-	return DefaultWorkLimit
-}
-
-// WorkLimitFor maps a wall-clock solve limit onto the work budget of a
-// deterministic solve: the moves a solve of that limit makes on the
-// reference cycle,
-//
-//	moves = max(2, round(workRate · (timeout − workBaseTime)/ms)),
-//
-// so 10 ms → 2, 100 ms → 400, 1 s → 18,400, 5 s → 98,400. The mapping is
-// exact only on the reference cycle: smaller models make more moves per
-// millisecond, larger ones fewer, and below workBaseTime a wall-clock solve
-// may end before the LP (the fallback or the greedy construction decides)
-// while a deterministic one always gets the rounded LP answer — its floor.
-func WorkLimitFor(timeout time.Duration) int64 {
-	ms := float64(timeout-workBaseTime) / float64(time.Millisecond)
-	return max(minWorkLimit, int64(math.Round(workRate*ms)))
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // deterministicGuard is the wall-clock guard of a deterministic solve when
-// Config.SolveTimeout is not set: far above any work-limited solve, so it
-// only stops a runaway one.
+// Config.SolveTimeout is not set: far above any deterministic solve of the
+// planner's models, so it only stops a runaway one.
 const deterministicGuard = 10 * time.Second
 
 // guardFactor: with Config.SolveTimeout set, a deterministic solve's guard
@@ -35,9 +35,8 @@ func (c *cycle) settings() *solver.Settings {
 		s.WorkLimit = cfg.WorkLimit
 		s.TimeLimit = max(wall, deterministicGuard)
 		if cfg.SolveTimeout > 0 {
-			// The work limit (WorkLimitFor) keeps the solve near its
-			// timeout on the reference cycle; the guard stays far above,
-			// so that a loaded machine does not change the answer.
+			// The guard stays far above the timeout, so that a loaded
+			// machine does not change the answer.
 			s.TimeLimit = max(deterministicGuard, guardFactor*cfg.SolveTimeout)
 		}
 	}
