@@ -104,12 +104,17 @@ type Options struct {
 
 // backfillJob is what Backfill remembers about a pending or running job.
 type backfillJob struct {
-	base  float64 // runtime estimate on preferred nodes, seconds
-	limit float64 // requested time, seconds; +Inf when unknown
-	seen  uint64  // last cycle that saw the job
+	base float64 // runtime estimate on preferred nodes, seconds
+	// predicted: base is backfill-pred's prediction, not a time limit.
+	predicted bool
+	limit     float64 // requested time, seconds; +Inf when unknown
+	seen      uint64  // last cycle that saw the job
 }
 
-var _ planner.Scheduler = (*Backfill)(nil)
+var (
+	_ planner.Scheduler        = (*Backfill)(nil)
+	_ planner.EstimateReporter = (*Backfill)(nil)
+)
 
 // New returns FCFS with EASY backfilling on requested times
 // (Name).
@@ -173,6 +178,19 @@ func (b *Backfill) Observe(c planner.Completion) {
 	delete(b.jobs, c.Job.ID)
 }
 
+// ShortestRuntime is backfill-pred's runtime prediction of a job on
+// preferred nodes (seconds; planner.EstimateReporter), the one it made
+// when it first saw the job. A requested time bounds a runtime from above
+// and says nothing of how short it may be: for backfill, and for a job
+// backfill-pred has no prediction of, ok is false.
+func (b *Backfill) ShortestRuntime(jobID int) (float64, bool) {
+	in := b.jobs[jobID]
+	if in == nil || !in.predicted {
+		return 0, false
+	}
+	return in.base, true
+}
+
 // info returns the remembered estimate of job, estimating it the first
 // time it is seen.
 func (b *Backfill) info(job *workloads.Job) *backfillJob {
@@ -182,7 +200,7 @@ func (b *Backfill) info(job *workloads.Job) *backfillJob {
 		if r := job.Requested; r > 0 && !math.IsInf(r, 0) {
 			in.limit = r
 		}
-		in.base = b.initialEstimate(job, in.limit)
+		in.base, in.predicted = b.initialEstimate(job, in.limit)
 		b.jobs[job.ID] = in
 	}
 	in.seen = b.cycles
@@ -193,16 +211,16 @@ func (b *Backfill) info(job *workloads.Job) *backfillJob {
 // at least estimate.MinRuntime): backfill-pred's prediction capped by limit when the
 // predictor knows the job; otherwise the requested time limit; otherwise
 // the default limit.
-func (b *Backfill) initialEstimate(job *workloads.Job, limit float64) float64 {
+func (b *Backfill) initialEstimate(job *workloads.Job, limit float64) (est float64, predicted bool) {
 	if b.pred != nil {
 		if _, p, ok := b.pred.P.Predict(job.Features); ok && p >= 0 && !math.IsInf(p, 0) {
-			return math.Max(math.Min(p, limit), estimate.MinRuntime)
+			return math.Max(math.Min(p, limit), estimate.MinRuntime), true
 		}
 	}
 	if !math.IsInf(limit, 0) {
-		return math.Max(limit, estimate.MinRuntime)
+		return math.Max(limit, estimate.MinRuntime), false
 	}
-	return b.def
+	return b.def, false
 }
 
 // runtimeEstimate is the estimated runtime (seconds) of a run that has

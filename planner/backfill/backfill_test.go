@@ -419,3 +419,35 @@ func pending(jobs ...*workloads.Job) []*planner.Pending {
 
 // pl is the placement of job id on alloc.
 func pl(id int, alloc ...int) planner.Placement { return planner.Placement{JobID: id, Alloc: alloc} }
+
+// TestShortestRuntime: backfill-pred reports its prediction, capped by
+// the requested time; a requested time alone is no estimate of how short
+// a job may run, so backfill, and backfill-pred without a prediction,
+// report none.
+func TestShortestRuntime(t *testing.T) {
+	pred, err := NewPred(Options{}, pointPredictor{"x": 300, "y": 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := New(Options{})
+	x, y, z := named(bfJob(1, 0, 1, 1000), "x"), named(bfJob(2, 0, 1, 1000), "y"), named(bfJob(3, 0, 1, 1000), "z")
+	for _, b := range []*Backfill{pred, plain} {
+		if _, err := b.Schedule(context.Background(), bfState(0, []int{1}, nil, x, y, z)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		b      *Backfill
+		id     int
+		want   float64
+		wantOK bool
+	}{
+		{pred, 1, 300, true}, {pred, 2, 1000, true}, {pred, 3, 0, false}, {pred, 9, 0, false},
+		{plain, 1, 0, false},
+	}
+	for _, tc := range tests {
+		if v, ok := tc.b.ShortestRuntime(tc.id); v != tc.want || ok != tc.wantOK {
+			t.Errorf("%s: ShortestRuntime(%d) = %v, %v; want %v, %v", tc.b.Name(), tc.id, v, ok, tc.want, tc.wantOK)
+		}
+	}
+}

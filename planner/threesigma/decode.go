@@ -82,8 +82,29 @@ func (c *cycle) decode() error {
 		}
 		dec.Start = append(dec.Start, planner.Placement{JobID: pj.p.Job.ID, Alloc: alloc})
 	}
+	dec.Stats.HeldNodes = c.held(free)
 	c.dec = dec
 	return nil
+}
+
+// held is CycleStats.HeldNodes: of the nodes idle once the decision is
+// carried out (free), those the jobs the plan starts at its next start
+// slice (starts[1]) ask for, min(Σ free, Σ their gangs).
+func (c *cycle) held(free []int) int {
+	if len(c.starts) < 2 {
+		return 0
+	}
+	want := 0
+	for _, o := range c.opts {
+		if o.start == c.starts[1] && c.res.X[o.x] > 0.5 {
+			want += c.jobs[o.job].p.Job.Nodes
+		}
+	}
+	idle := 0
+	for _, f := range free {
+		idle += f
+	}
+	return min(idle, want)
 }
 
 // takeFrom takes n nodes from the partitions ps, most free first (ties to
