@@ -82,6 +82,12 @@ const (
 	// DefaultCommitPenalty: deferring a job past its planned start costs 5%
 	// of its value (see Config.CommitPenalty).
 	DefaultCommitPenalty = 0.05
+	// DefaultLostWork: preempting a running best-effort job loses half its
+	// value times the share of its expected runtime done (see
+	// Config.LostWork). Without it the plan swaps best-effort jobs of equal
+	// value from cycle to cycle (LANL CM-5 at load 1.4: 8,200–10,900
+	// preemptions per day); at 1 SLO jobs wait more for nodes.
+	DefaultLostWork = 0.5
 )
 
 // Tolerances of the model.
@@ -193,6 +199,11 @@ type Config struct {
 	CommitPenalty float64
 	// NoPreempt disables the keep-variables of running best-effort jobs.
 	NoPreempt bool
+	// LostWork weighs the work a running best-effort job has done in its
+	// keep value, as a share of its value (remainingUtility): keeping it
+	// is worth its expected utility plus LostWork · V · elapsed /
+	// E[T | T > elapsed]. Default DefaultLostWork; negative means none.
+	LostWork float64
 
 	// MaxPending bounds the pending jobs planned per cycle (0: all): the
 	// first MaxPending by class (SLO first), then deadline or submit time.
@@ -233,6 +244,11 @@ func (c Config) withDefaults() Config {
 		c.CommitPenalty = DefaultCommitPenalty
 	} else if c.CommitPenalty < 0 {
 		c.CommitPenalty = 0
+	}
+	if c.LostWork == 0 {
+		c.LostWork = DefaultLostWork
+	} else if c.LostWork < 0 {
+		c.LostWork = 0
 	}
 	if c.RackSlices <= 0 {
 		c.RackSlices = 1
