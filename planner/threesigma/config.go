@@ -49,6 +49,10 @@ const (
 	// DefaultSlices is the plan-ahead horizon in slices (3Sigma §4.3 bounds
 	// it; SOLVERS.md measured models of 60 slices).
 	DefaultSlices = 60
+	// MaxSlices bounds the slices of a horizon given in seconds
+	// (Config.Horizon): up to it slices are the interval long, beyond it
+	// they grow to Horizon / MaxSlices.
+	MaxSlices = 1440
 	// DefaultSolveFraction of the interval is the wall-clock solve limit
 	// (3Sigma §4.3: "a timeout of 75% of its scheduling interval").
 	DefaultSolveFraction = 0.75
@@ -134,11 +138,15 @@ type Config struct {
 	Slice float64
 	// Slices is the horizon H in slices (default 60).
 	Slices int
-	// Horizon, when > 0, is the horizon in seconds instead: the slice
-	// length grows to Horizon/Slices when the interval is shorter.
+	// Horizon, when > 0, is the horizon in seconds instead: Horizon / q
+	// slices of the slice length q, which grows to Horizon / MaxSlices
+	// (or / Slices, when larger) so as not to need more slices.
+	// HorizonFor derives one from a workload's history.
 	Horizon float64
 	// Starts are the start slices of the options (default DefaultStarts).
-	// Slice 0 must be among them: only s = 0 options are enacted.
+	// Slice 0 must be among them: only s = 0 options are enacted. Unless
+	// FixedStarts, a horizon longer than twice the last start adds one
+	// start at each doubling of it (64, 128, … below the horizon).
 	Starts []int
 	// FixedStarts uses Starts as slices from now in every cycle. By default
 	// each start after the first is aligned to the absolute slice grid
