@@ -109,10 +109,10 @@ traces:
 # The real traces: each SWF log imported three times (class draws seeded
 # 1–3; a 24 h window from the trace's middle filled to load 1.4 on 256 nodes
 # with the consecutive jobs that carry it, at least 200 of them, their
-# arrivals compressed into the window) and played through the planners,
-# prio and the HPC backfilling baselines; KTH again with a 12 h plan-ahead
-# horizon (its runtimes are hours); the Google 2011 sample as recorded (5 h
-# window, its own arrivals). The traces are read from traces/ (make traces).
+# arrivals compressed into the window) and played through the planners
+# (their horizon derived from each log's history), prio and the HPC
+# backfilling baselines; the Google 2011 sample as recorded (5 h window,
+# its own arrivals). The traces are read from traces/ (make traces).
 traces-experiments: build traces
 	mkdir -p $(RESULTS)/traces
 	for t in $(SWF_LOGS); do \
@@ -120,9 +120,6 @@ traces-experiments: build traces
 	    ./$(BIN) workload import --format swf traces/$$t.swf.gz --hours 24 --load 1.4 --seed $$s -q -o $(RESULTS)/traces/$$t-s$$s.jsonl && \
 	    ./$(BIN) simulate --workload $(RESULTS)/traces/$$t-s$$s.jsonl --schedulers 3sigma,pointrealest,prio,backfill,backfill-pred --seed $$s --format json --quiet > $(RESULTS)/traces/$$t-s$$s.json || exit 1; \
 	  done; \
-	done
-	for s in 1 2 3; do \
-	  ./$(BIN) simulate --workload $(RESULTS)/traces/KTH-SP2-1996-2.1-cln-s$$s.jsonl --schedulers 3sigma,pointrealest --horizon 12h --seed $$s --format json --quiet > $(RESULTS)/traces/KTH-SP2-1996-2.1-cln-s$$s-horizon12h.json || exit 1; \
 	done
 	./$(BIN) workload import --format google2011 traces/google-2011 -q -o $(RESULTS)/traces/google-2011.jsonl
 	./$(BIN) simulate --workload $(RESULTS)/traces/google-2011.jsonl --schedulers 3sigma,pointrealest,prio,backfill,backfill-pred --format json --quiet > $(RESULTS)/traces/google-2011.json

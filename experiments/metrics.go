@@ -88,6 +88,16 @@ type Metrics struct {
 	Cycles, Preemptions int
 	// Job counts.
 	SLOJobs, BEJobs, Completed int
+	// Miss* count the SLO jobs that missed their deadline by cause
+	// (MissCause: one cause per job, in its priority order); they add up
+	// to SLOMissRate × SLOJobs.
+	MissNeverStarted, MissPreempted, MissStartedLate, MissSlowed, MissOverran int
+	// Idle* are the node-hours left idle while waiting work fitted
+	// (IdleBreakdown): IdleFit in all, = IdleHeld (kept by the plan for
+	// its next start) + IdleFragmented (no waiting gang fitted the rest
+	// on its preferred partitions) + IdleOther. Zero without the runs
+	// (ComputeMetrics alone); SimResult.Metrics fills them.
+	IdleFit, IdleHeld, IdleFragmented, IdleOther float64
 }
 
 // Metric is one named value of a report.
@@ -159,6 +169,15 @@ func (m *Metrics) refs() []metricRef {
 		{name: "slo_jobs", i: &m.SLOJobs},
 		{name: "be_jobs", i: &m.BEJobs},
 		{name: "completed_jobs", i: &m.Completed},
+		{name: "slo_miss_never_started", i: &m.MissNeverStarted},
+		{name: "slo_miss_preempted", i: &m.MissPreempted},
+		{name: "slo_miss_started_late", i: &m.MissStartedLate},
+		{name: "slo_miss_slowed", i: &m.MissSlowed},
+		{name: "slo_miss_overran", i: &m.MissOverran},
+		{name: "idle_fit_node_hours", f: &m.IdleFit},
+		{name: "idle_held_node_hours", f: &m.IdleHeld},
+		{name: "idle_fragmented_node_hours", f: &m.IdleFragmented},
+		{name: "idle_other_node_hours", f: &m.IdleOther},
 	}
 }
 
@@ -249,6 +268,18 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 	for i := range jobs {
 		j := &jobs[i]
 		m.Preemptions += j.Preemptions
+		switch j.Miss {
+		case MissNeverStarted:
+			m.MissNeverStarted++
+		case MissPreempted:
+			m.MissPreempted++
+		case MissStartedLate:
+			m.MissStartedLate++
+		case MissSlowed:
+			m.MissSlowed++
+		case MissOverran:
+			m.MissOverran++
+		}
 		switch j.Class {
 		case workloads.SLO:
 			m.SLOJobs++
@@ -324,7 +355,11 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 
 // Metrics of a simulation result.
 func (r *SimResult) Metrics() Metrics {
-	return ComputeMetrics(r.Jobs, r.Cycles, r.End, r.Nodes, r.BusyNodeSeconds)
+	m := ComputeMetrics(r.Jobs, r.Cycles, r.End, r.Nodes, r.BusyNodeSeconds)
+	idle := IdleBreakdown(r)
+	m.IdleFit, m.IdleHeld = idle.Fit/3600, idle.Held/3600
+	m.IdleFragmented, m.IdleOther = idle.Fragmented/3600, idle.Other/3600
+	return m
 }
 
 // BSLDTau is the bounded slowdown's runtime floor τ (seconds): a job

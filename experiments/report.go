@@ -70,8 +70,11 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 
 // WriteTable writes one row per run with the headline metrics of the
 // paper's Fig. 5, then mean wait, mean bounded slowdown ("BSLD"), Jain's
-// fairness index ("Jain"), utilisation and the solver's health (timing
-// included unless deterministic). The CSV and JSON have every metric.
+// fairness index ("Jain"), utilisation, the missed SLO jobs by cause
+// (never started / preempted / started late / slowed / overran), the
+// idle node-hours while waiting work fitted by cause (fragmented / held by
+// the plan / other), preemptions and the solver's health (timing included
+// unless deterministic). The CSV and JSON have every metric.
 func (r *Report) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	cols := []struct {
@@ -89,6 +92,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 		{"BSLD", func(m Metrics) string { return fmtF(m.BSLDMean, 1) }},
 		{"Jain", func(m Metrics) string { return fmtF(m.FairnessJain, 2) }},
 		{"util %", func(m Metrics) string { return fmtF(100*m.Utilization, 1) }},
+		{"misses n/p/l/s/o", func(m Metrics) string {
+			return fmt.Sprintf("%d/%d/%d/%d/%d", m.MissNeverStarted, m.MissPreempted, m.MissStartedLate, m.MissSlowed, m.MissOverran)
+		}},
+		{"idle M-h f/h/o", func(m Metrics) string {
+			return fmtF(m.IdleFragmented, 0) + "/" + fmtF(m.IdleHeld, 0) + "/" + fmtF(m.IdleOther, 0)
+		}},
 		{"preempt", func(m Metrics) string { return strconv.Itoa(m.Preemptions) }},
 		{"limited", func(m Metrics) string { return strconv.Itoa(m.SolverTimeLimited) }},
 		{"fallback", func(m Metrics) string { return strconv.Itoa(m.Fallbacks) }},
@@ -183,17 +192,19 @@ func csvFloat(v float64) string {
 
 // JobsCSVHeader is the header of jobs.csv: the columns of DESIGN.md's CLI
 // contract, in its order, then user, wait_s and bounded_slowdown, from
-// which the wait, slowdown and fairness metrics are recomputed.
+// which the wait, slowdown and fairness metrics are recomputed, and miss,
+// the MissCause of an SLO job that missed its deadline.
 var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
 	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions",
-	"user", "wait_s", "bounded_slowdown"}
+	"user", "wait_s", "bounded_slowdown", "miss"}
 
 // WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
 // id. Times are written in the shortest form that reads back exactly;
 // partition is the partitions of the final run joined by ';'. user is the
 // job's user (empty when unknown); wait_s is JobRecord.Wait (empty when the
 // final run never started) and bounded_slowdown JobRecord.BoundedSlowdown
-// (empty when the job did not complete).
+// (empty when the job did not complete); miss is JobRecord.Miss (empty
+// for a job that did not miss).
 func (r *Report) WriteJobsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(JobsCSVHeader); err != nil {
@@ -210,7 +221,7 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
 				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
-				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", ""}
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", j.Miss.String()}
 			if j.Class == workloads.SLO {
 				row[4] = csvFloat(j.Deadline)
 				row[11] = strconv.FormatBool(j.MetDeadline)

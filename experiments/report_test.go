@@ -66,10 +66,10 @@ func TestMetricsFromJobsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns in its order, then the columns of the wait,
-	// slowdown and fairness metrics.
+	// slowdown and fairness metrics, then the miss cause.
 	if !slices.Equal(rows[0], JobsCSVHeader) || strings.Join(rows[0], ",") !=
 		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,"+
-			"user,wait_s,bounded_slowdown" {
+			"user,wait_s,bounded_slowdown,miss" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, run := range results.Runs {
@@ -112,6 +112,10 @@ func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes 
 	var sloGP, beGP, busy float64
 	var beLat, jct, wait, bsld, sloBSLD, beBSLD []float64
 	userSum, userN := map[string]float64{}, map[string]float64{}
+	misses := map[string]float64{}
+	for _, c := range MissCauses {
+		misses["slo_miss_"+c.String()] = 0
+	}
 	for _, r := range rows {
 		if r[0] != sched {
 			continue
@@ -143,6 +147,14 @@ func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes 
 			userN[r[13]]++
 		} else if r[15] != "" {
 			t.Errorf("job %s: bounded_slowdown %s without completing", r[1], r[15])
+		}
+		// A miss cause on exactly the SLO jobs that missed.
+		if cause, err := ParseMissCause(r[16]); err != nil {
+			t.Error(err)
+		} else if (cause != MissNone) != (r[2] == "slo" && r[11] != "true") {
+			t.Errorf("job %s: class %s, met_deadline %s, miss %q", r[1], r[2], r[11], r[16])
+		} else if cause != MissNone {
+			misses["slo_miss_"+r[16]]++
 		}
 		n := num(r[5])
 		pre, _ := strconv.Atoi(r[12])
@@ -221,6 +233,9 @@ func recompute(t *testing.T, rows [][]string, sched string, span float64, nodes 
 	}
 	if preempt == 0 {
 		out["utilization"] = busy / (span * float64(nodes))
+	}
+	for name, n := range misses {
+		out[name] = n
 	}
 	return out
 }

@@ -72,6 +72,14 @@ type JobRecord struct {
 	// MetDeadline: an SLO job that completed by its deadline.
 	MetDeadline bool
 	Preemptions int
+	// Preferred are the job's preferred partitions (nil: all).
+	Preferred []int
+	// ShortestEstimate is the shortest nominal runtime (seconds) the
+	// scheduler's estimate allowed when it started the final run
+	// (planner.EstimateReporter); 0 when it reported none.
+	ShortestEstimate float64
+	// Miss is why an SLO job missed its deadline (MissNone otherwise).
+	Miss MissCause
 }
 
 // CycleRecord is what the simulator keeps of one cycle. The cluster's
@@ -210,7 +218,7 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		j.Preferred = slices.Clone(j.Preferred)
 		sj := &simJob{job: j}
 		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
-			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime}
+			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime, Preferred: slices.Clone(j.Preferred)}
 		s.byID[j.ID] = sj
 		s.jobs = append(s.jobs, sj)
 		lastSubmit = max(lastSubmit, j.Submit)
@@ -487,6 +495,12 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	sj.run++
 	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, alloc)
 	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
+	sj.rec.ShortestEstimate = 0
+	if er, ok := s.sched.(planner.EstimateReporter); ok {
+		if v, ok := er.ShortestRuntime(sj.job.ID); ok {
+			sj.rec.ShortestEstimate = v
+		}
+	}
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)
 	heap.Push(&s.events, completion{end: sj.end, id: sj.job.ID, run: sj.run})
@@ -555,6 +569,8 @@ func (s *Sim) Result() *SimResult {
 	for _, sj := range s.jobs {
 		rec := sj.rec
 		rec.Partitions = slices.Clone(rec.Partitions)
+		rec.Preferred = slices.Clone(rec.Preferred)
+		rec.Miss = rec.classifyMiss()
 		r.Jobs = append(r.Jobs, rec)
 	}
 	slices.SortFunc(r.Jobs, func(a, b JobRecord) int { return cmp.Compare(a.JobID, b.JobID) })

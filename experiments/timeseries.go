@@ -27,9 +27,11 @@ import (
 //   - running_jobs: jobs holding nodes;
 //   - started, preempted: the cycle's starts and preemptions;
 //   - preempted_node_s: the work those preemptions threw away, Σ nodes ×
-//     (t − start of the run) in node-seconds.
+//     (t − start of the run) in node-seconds;
+//   - held_nodes: idle nodes the cycle's plan kept for its next start
+//     (planner.CycleStats.HeldNodes; 0 for a policy without a plan).
 var TimeSeriesCSVHeader = []string{"t_s", "utilization", "busy_nodes", "free_nodes", "pending_jobs",
-	"pending_nodes", "running_jobs", "started", "preempted", "preempted_node_s"}
+	"pending_nodes", "running_jobs", "started", "preempted", "preempted_node_s", "held_nodes"}
 
 // WriteTimeSeriesCSV writes the cycles of res as TimeSeriesCSVHeader
 // describes them, in time order.
@@ -45,7 +47,8 @@ func WriteTimeSeriesCSV(w io.Writer, res *SimResult) error {
 		}
 		row := []string{csvFloat(c.Now), csvFloat(util), strconv.Itoa(c.BusyNodes), strconv.Itoa(c.FreeNodes),
 			strconv.Itoa(c.PendingJobs), strconv.Itoa(c.PendingNodes), strconv.Itoa(c.RunningJobs),
-			strconv.Itoa(c.Started), strconv.Itoa(c.Preempt), csvFloat(c.PreemptedNodeSeconds)}
+			strconv.Itoa(c.Started), strconv.Itoa(c.Preempt), csvFloat(c.PreemptedNodeSeconds),
+			strconv.Itoa(c.Stats.HeldNodes)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

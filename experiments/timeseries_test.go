@@ -57,11 +57,11 @@ func TestTimeSeries(t *testing.T) {
 	if err := WriteTimeSeriesCSV(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	wantCSV := "t_s,utilization,busy_nodes,free_nodes,pending_jobs,pending_nodes,running_jobs,started,preempted,preempted_node_s\n" +
-		"0,1,4,0,0,0,1,1,0,0\n" +
-		"120,0.5,2,2,2,5,1,1,1,480\n" +
-		"180,0.75,3,1,1,4,2,1,0,0\n" +
-		"240,1,4,0,0,0,1,1,0,0\n"
+	wantCSV := "t_s,utilization,busy_nodes,free_nodes,pending_jobs,pending_nodes,running_jobs,started,preempted,preempted_node_s,held_nodes\n" +
+		"0,1,4,0,0,0,1,1,0,0,0\n" +
+		"120,0.5,2,2,2,5,1,1,1,480,0\n" +
+		"180,0.75,3,1,1,4,2,1,0,0,0\n" +
+		"240,1,4,0,0,0,1,1,0,0,0\n"
 	if b.String() != wantCSV {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), wantCSV)
 	}

@@ -32,7 +32,7 @@ func LogCycle(log zerolog.Logger, st *State, d *Decision, wall time.Duration) {
 		Int("free_nodes", free).Int("started", len(d.Start)).Int("preempted", len(d.Preempt)).
 		Bool("solved", s.Solved).Bool("time_limited", s.TimeLimited).Bool("fallback", s.Fallback).
 		Str("failed_stage", s.FailedStage).Float64("objective", s.Objective).
-		Int("options", s.Options).Int("vars", s.Vars).Int("rows", s.Rows).
+		Int("options", s.Options).Int("vars", s.Vars).Int("rows", s.Rows).Int("held_nodes", s.HeldNodes).
 		Float64("solve_ms", ms(s.Solve)).Float64("cycle_ms", ms(wall)).Msg("cycle")
 	for _, id := range d.Preempt {
 		log.Debug().Float64("t", st.Now).Int("job", id).Msg("preempt")

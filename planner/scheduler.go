@@ -97,6 +97,22 @@ type CycleStats struct {
 	Panicked    bool
 	Options     int // placement options in the model
 	Vars, Rows  int
+	// HeldNodes are idle nodes the cycle's plan keeps for jobs it starts
+	// later: of the nodes idle once the decision is carried out, those the
+	// gangs the plan starts at its next start slice ask for,
+	// min(idle nodes, Σ their nodes). A policy that plans no future
+	// starts leaves it 0. Drivers report the idle capacity it explains.
+	HeldNodes int
+}
+
+// EstimateReporter is implemented by a scheduler that plans with runtime
+// estimates, so that a driver can say whether it started a job too late
+// for any runtime it expected.
+type EstimateReporter interface {
+	// ShortestRuntime is the shortest nominal runtime (seconds, on
+	// preferred nodes of speed 1) the scheduler's estimate of a pending or
+	// running job allows; ok is false when it has no estimate of the job.
+	ShortestRuntime(jobID int) (seconds float64, ok bool)
 }
 
 // ApplyResult is what a driver carried out of a decision: the jobs it

@@ -20,6 +20,7 @@ import (
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/planner/threesigma"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -153,7 +154,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
-	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
+	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
 	fs.StringVarP(&f.out, "out", "o", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv and gantt-NAME.png into this `directory`")
@@ -330,8 +331,15 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	if err := f.checkFileWindow(in.Name, in.Window); err != nil {
 		return experiments.Input{}, experiments.RunConfig{}, err
 	}
+	// Without --horizon the planners plan as far ahead as the workload's
+	// history asks (threesigma.HorizonFor); the run reports the horizon
+	// it resolved.
+	horizon := f.horizon
+	if horizon == 0 {
+		horizon = threesigma.HorizonFor(in.History, f.interval)
+	}
 	params.IntervalS = f.interval.Seconds()
-	params.HorizonS = f.horizon.Seconds()
+	params.HorizonS = horizon.Seconds()
 	params.Solver = f.solverName()
 	params.SolverTimeoutS = f.timeout().Seconds()
 	params.Deterministic = f.deterministic
@@ -345,7 +353,7 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	}
 	cfg := experiments.RunConfig{
 		Schedulers: f.schedulers,
-		Options: planner.Options{Interval: f.interval, Horizon: f.horizon, Solver: f.solver,
+		Options: planner.Options{Interval: f.interval, Horizon: horizon, Solver: f.solver,
 			SolverTimeout: optTimeout, Deterministic: f.deterministic, Seed: f.seed,
 			SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticEstimates()},
 		Sim:      experiments.SimConfig{Interval: f.interval.Seconds()},

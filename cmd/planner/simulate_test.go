@@ -128,8 +128,8 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns, then those of the wait, slowdown and fairness
-	// metrics.
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown" {
+	// metrics, then the miss cause.
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,miss" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
@@ -374,6 +374,49 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 			}
 			if err == nil || err.Error() != tc.want || exitCode(err) != 1 {
 				t.Fatalf("error %v (exit %d), want %q, exit 1", err, exitCode(err), tc.want)
+			}
+		})
+	}
+}
+
+// TestSimulateHorizonResolved: without --horizon the planners' horizon is
+// derived from the workload's history (threesigma.HorizonFor), and every
+// run reports the horizon resolved in params.horizon_s.
+func TestSimulateHorizonResolved(t *testing.T) {
+	// Half the history's work lies in a job of 5 h: the horizon is 5 h.
+	file := filepath.Join(t.TempDir(), "long.jsonl")
+	text := `{"version":1,"generator":"hand","seed":0,"cluster":{"partition_nodes":[4],"slowdown":1.5},"window_s":3600,"jobs":1,"history_jobs":2}
+{"id":0,"submit_s":-40000,"class":"be","nodes":4,"runtime_s":18000,"value":1,"features":{"name":"sim"},"history":true}
+{"id":1,"submit_s":-20000,"class":"be","nodes":1,"runtime_s":600,"value":1,"features":{"name":"etl"},"history":true}
+{"id":2,"submit_s":60,"class":"be","nodes":2,"runtime_s":300,"value":1,"features":{"name":"etl"}}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want float64
+	}{
+		{"from the history", []string{"simulate", "--quiet", "--workload", file, "--schedulers", "prio"}, 18000},
+		{"given", []string{"simulate", "--quiet", "--workload", file, "--schedulers", "3sigma", "--horizon", "90m"}, 5400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runCLI(t, append(tc.args, "--format", "json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Runs []struct{ Params map[string]any }
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v in\n%s", err, out)
+			}
+			for _, r := range rep.Runs {
+				if r.Params["horizon_s"] != tc.want {
+					t.Errorf("horizon_s %v, want %v", r.Params["horizon_s"], tc.want)
+				}
 			}
 		})
 	}

@@ -65,12 +65,24 @@ func correctionStep(k int) float64 {
 //  3. The first job that does not fit, the head, gets a reservation: walk
 //     the running jobs (those started in step 2 included) by estimated end
 //     start + E, adding their nodes back to the free ones; the shadow time
-//     S is the first end at which the head fits, and the extra nodes
-//     X[r] = free at S in partition r − the head's nodes there.
+//     S is the first end at which the head fits, A[r] the nodes free at S
+//     in partition r, and the head's placement at S is on its preferred
+//     partitions if it fits there (PlaceJob's rule), else anywhere.
 //  4. Every later job that fits now may start (backfill) if either its
 //     estimated end now + E ≤ S (it is gone before the head needs the
-//     nodes) or it fits in min(free[r], X[r]) (it uses only nodes the
-//     reservation does not need; X shrinks by what it takes).
+//     nodes), or the head still fits at S, the same way (on its preferred
+//     partitions if it was to run there), in A minus the job's nodes (A
+//     shrinks by what the job takes). The job's nodes are PlaceJob's
+//     choice in the free nodes, or, when the head would not fit beside
+//     them, its choice in min(free[r], A[r] − the head's placement in A)
+//     per partition: nodes the head's reservation does not need.
+//
+// Step 4 is EASY's rule on several partitions: where the head's nodes at
+// S go is decided only at S, so a later job may use any nodes that leave
+// room for it, not only those beside one placement fixed now. On one
+// partition it is EASY's "fits in min(free now, extra at S)": on 13 free
+// nodes [4 1 0 8] with the head's 3 spare nodes at S all on partition 2,
+// a 1-node job starts now on partition 3, as in a single pool.
 //
 // It never preempts. E is the job's runtime estimate on its placement
 // (runtimeEstimate): for backfill the user's requested time
@@ -104,12 +116,17 @@ type Options struct {
 
 // backfillJob is what Backfill remembers about a pending or running job.
 type backfillJob struct {
-	base  float64 // runtime estimate on preferred nodes, seconds
-	limit float64 // requested time, seconds; +Inf when unknown
-	seen  uint64  // last cycle that saw the job
+	base float64 // runtime estimate on preferred nodes, seconds
+	// predicted: base is backfill-pred's prediction, not a time limit.
+	predicted bool
+	limit     float64 // requested time, seconds; +Inf when unknown
+	seen      uint64  // last cycle that saw the job
 }
 
-var _ planner.Scheduler = (*Backfill)(nil)
+var (
+	_ planner.Scheduler        = (*Backfill)(nil)
+	_ planner.EstimateReporter = (*Backfill)(nil)
+)
 
 // New returns FCFS with EASY backfilling on requested times
 // (Name).
@@ -173,6 +190,19 @@ func (b *Backfill) Observe(c planner.Completion) {
 	delete(b.jobs, c.Job.ID)
 }
 
+// ShortestRuntime is backfill-pred's runtime prediction of a job on
+// preferred nodes (seconds; planner.EstimateReporter), the one it made
+// when it first saw the job. A requested time bounds a runtime from above
+// and says nothing of how short it may be: for backfill, and for a job
+// backfill-pred has no prediction of, ok is false.
+func (b *Backfill) ShortestRuntime(jobID int) (float64, bool) {
+	in := b.jobs[jobID]
+	if in == nil || !in.predicted {
+		return 0, false
+	}
+	return in.base, true
+}
+
 // info returns the remembered estimate of job, estimating it the first
 // time it is seen.
 func (b *Backfill) info(job *workloads.Job) *backfillJob {
@@ -182,7 +212,7 @@ func (b *Backfill) info(job *workloads.Job) *backfillJob {
 		if r := job.Requested; r > 0 && !math.IsInf(r, 0) {
 			in.limit = r
 		}
-		in.base = b.initialEstimate(job, in.limit)
+		in.base, in.predicted = b.initialEstimate(job, in.limit)
 		b.jobs[job.ID] = in
 	}
 	in.seen = b.cycles
@@ -193,16 +223,16 @@ func (b *Backfill) info(job *workloads.Job) *backfillJob {
 // at least estimate.MinRuntime): backfill-pred's prediction capped by limit when the
 // predictor knows the job; otherwise the requested time limit; otherwise
 // the default limit.
-func (b *Backfill) initialEstimate(job *workloads.Job, limit float64) float64 {
+func (b *Backfill) initialEstimate(job *workloads.Job, limit float64) (est float64, predicted bool) {
 	if b.pred != nil {
 		if _, p, ok := b.pred.P.Predict(job.Features); ok && p >= 0 && !math.IsInf(p, 0) {
-			return math.Max(math.Min(p, limit), estimate.MinRuntime)
+			return math.Max(math.Min(p, limit), estimate.MinRuntime), true
 		}
 	}
 	if !math.IsInf(limit, 0) {
-		return math.Max(limit, estimate.MinRuntime)
+		return math.Max(limit, estimate.MinRuntime), false
 	}
-	return b.def
+	return b.def, false
 }
 
 // runtimeEstimate is the estimated runtime (seconds) of a run that has
@@ -269,12 +299,12 @@ func (b *Backfill) Schedule(_ context.Context, st *planner.State) (*planner.Deci
 	}
 	if i < len(queue) {
 		// Steps 3 and 4: the head's reservation, then backfilling.
-		shadow, extra := c.reserve(queue[i].Job)
+		r := c.reserve(queue[i].Job)
 		if b.reserved != nil {
-			b.reserved(queue[i].Job.ID, shadow)
+			b.reserved(queue[i].Job.ID, r.shadow)
 		}
 		for _, p := range queue[i+1:] {
-			c.backfill(p.Job, shadow, extra)
+			c.backfill(p.Job, &r)
 		}
 	}
 	b.forgetUnseen()
@@ -314,11 +344,20 @@ func (c *backfillCycle) start(job *workloads.Job, alloc []int) {
 	c.dec.Start = append(c.dec.Start, planner.Placement{JobID: job.ID, Alloc: alloc})
 }
 
-// reserve computes the head's reservation: the shadow time S (seconds) and
-// the extra nodes X[r] at S (step 3 of Backfill). When the head fits at no
-// estimated end (it needs more nodes than exist), S = +Inf and X = the
-// free nodes: nothing can be delayed, so everything may backfill.
-func (c *backfillCycle) reserve(head *workloads.Job) (shadow float64, extra []int) {
+// reservation is the head's reservation (step 3 of Backfill): the shadow
+// time, the nodes free then per partition and whether the head's
+// placement there is confined to its preferred partitions.
+type reservation struct {
+	head   *workloads.Job
+	shadow float64 // seconds; +Inf when the head fits at no estimated end
+	avail  []int   // nodes free at shadow, before the head takes its own
+	pref   bool    // the head fits at shadow on its preferred partitions
+}
+
+// reserve computes the head's reservation. When the head fits at no
+// estimated end (it needs more nodes than exist), the shadow is +Inf:
+// nothing can be delayed, so everything may backfill.
+func (c *backfillCycle) reserve(head *workloads.Job) reservation {
 	rel := slices.Clone(c.releases)
 	slices.SortFunc(rel, func(a, b release) int {
 		if x := cmp.Compare(a.end, b.end); x != 0 {
@@ -335,39 +374,68 @@ func (c *backfillCycle) reserve(head *workloads.Job) (shadow float64, extra []in
 			}
 		}
 		if alloc, ok := planner.PlaceJob(c.st.Cluster, avail, head); ok {
-			for r, k := range alloc {
-				avail[r] -= k
-			}
-			return t, avail
+			return reservation{head: head, shadow: t, avail: avail, pref: !head.SlowedOn(alloc)}
 		}
 	}
-	return math.Inf(1), slices.Clone(c.free)
+	return reservation{head: head, shadow: math.Inf(1)}
 }
 
-// backfill starts job now if it fits and either ends by shadow or uses
-// only extra nodes, which it then consumes (step 4 of Backfill).
-func (c *backfillCycle) backfill(job *workloads.Job, shadow float64, extra []int) {
+// headFits reports whether the head still fits at the shadow time in
+// avail, the way its reservation placed it: on its preferred partitions
+// when it was to run there, anywhere otherwise.
+func (r *reservation) headFits(c workloads.Cluster, avail []int) bool {
+	alloc, ok := planner.PlaceJob(c, avail, r.head)
+	return ok && !(r.pref && r.head.SlowedOn(alloc))
+}
+
+// backfill starts job now if it fits and either ends by the shadow time
+// or leaves the head room at it (step 4 of Backfill); the nodes it holds
+// at the shadow time leave r.avail.
+func (c *backfillCycle) backfill(job *workloads.Job, r *reservation) {
 	alloc, ok := planner.PlaceJob(c.st.Cluster, c.free, job)
 	if !ok {
 		return
 	}
-	in := c.b.info(job)
-	if c.st.Now+in.runtimeEstimate(0, c.scale(job.SlowedOn(alloc), alloc)) <= shadow {
+	if math.IsInf(r.shadow, 1) || c.endsBy(job, alloc, r.shadow) {
 		c.start(job, alloc)
 		return
 	}
-	lim := make([]int, len(c.free))
-	for r := range lim {
-		lim[r] = min(c.free[r], extra[r])
+	if !c.leavesRoom(r, alloc) {
+		// The nodes the head's placement at the shadow time leaves spare.
+		head, _ := planner.PlaceJob(c.st.Cluster, r.avail, r.head)
+		lim := make([]int, len(c.free))
+		for p := range lim {
+			lim[p] = min(c.free[p], r.avail[p]-head[p])
+		}
+		if alloc, ok = planner.PlaceJob(c.st.Cluster, lim, job); !ok {
+			return
+		}
+		if !c.endsBy(job, alloc, r.shadow) && !c.leavesRoom(r, alloc) {
+			return
+		}
 	}
-	alloc, ok = planner.PlaceJob(c.st.Cluster, lim, job)
-	if !ok {
-		return
-	}
-	for r, k := range alloc {
-		extra[r] -= k
+	if !c.endsBy(job, alloc, r.shadow) {
+		for p, k := range alloc {
+			r.avail[p] -= k
+		}
 	}
 	c.start(job, alloc)
+}
+
+// endsBy reports whether job started now on alloc is estimated to end by t.
+func (c *backfillCycle) endsBy(job *workloads.Job, alloc []int, t float64) bool {
+	in := c.b.info(job)
+	return c.st.Now+in.runtimeEstimate(0, c.scale(job.SlowedOn(alloc), alloc)) <= t
+}
+
+// leavesRoom reports whether the head still fits at the shadow time when a
+// job holds alloc then.
+func (c *backfillCycle) leavesRoom(r *reservation, alloc []int) bool {
+	rest := slices.Clone(r.avail)
+	for p, k := range alloc {
+		rest[p] -= k
+	}
+	return r.headFits(c.st.Cluster, rest)
 }
 
 // forgetUnseen drops the memory of jobs this cycle did not see (completed

@@ -113,6 +113,36 @@ func TestBackfillSchedule(t *testing.T) {
 			shadow: 1000,
 		},
 		{
+			name: "EASY on several partitions: any nodes that leave the head room",
+			// 13 nodes free as [4 1 0 8]; job 100 frees [4 7 7 0] at
+			// 1000 s, job 101 holds a node of partition 2 to 5000 s. The
+			// 28-node head fits at 1000 s in [8 8 7 8], its 3 spare nodes
+			// all on partition 2 (it takes the most free first). Per
+			// partition min(free now, spare) is 0, but as in one pool of
+			// min(13 free, 3 spare) nodes the 1-node job 2 starts (on
+			// partition 3: 30 nodes are left at 1000 s), the 4-node job 3
+			// does not (26), and the 2-node job 4 does (28).
+			st: bfState(0, []int{8, 8, 8, 8}, []*planner.Running{{Job: bfJob(100, 0, 18, 1000), Alloc: []int{4, 7, 7, 0}},
+				{Job: bfJob(101, 0, 1, 5000), Alloc: []int{0, 0, 1, 0}}},
+				bfJob(1, 0, 28, 500), bfJob(2, 1, 1, 5000), bfJob(3, 2, 4, 5000), bfJob(4, 3, 2, 5000)),
+			start:  []planner.Placement{pl(2, 0, 0, 0, 1), pl(4, 0, 0, 0, 2)},
+			shadow: 1000,
+		},
+		{
+			name: "the head keeps its preferred partitions",
+			// The 7-node head prefers partitions 0 and 1 and fits there at
+			// 1000 s (8 nodes). Job 2 takes 2 of partition 2; job 3 would
+			// take partition 1's 2 free nodes and push the head off its
+			// preferred partitions, so it goes where the head's placement
+			// at 1000 s leaves room: partition 2. Job 4 (2 nodes) fits
+			// only in partition 1's 2 free nodes, of which the head needs
+			// one: it waits.
+			st: bfState(0, []int{4, 4, 4}, []*planner.Running{{Job: bfJob(100, 0, 6, 1000), Alloc: []int{4, 2, 0}}},
+				bfJob(1, 0, 7, 500, 0, 1), bfJob(2, 1, 2, 5000), bfJob(3, 2, 2, 5000), bfJob(4, 3, 2, 5000)),
+			start:  []planner.Placement{pl(2, 0, 0, 2), pl(3, 0, 0, 2)},
+			shadow: 1000,
+		},
+		{
 			name: "not when the reservation needs those nodes too",
 			st: bfState(0, []int{4, 4}, []*planner.Running{{Job: bfJob(100, 0, 4, 1000), Alloc: []int{4, 0}}, {Job: bfJob(101, 0, 1, 2000), Alloc: []int{0, 1}}},
 				bfJob(1, 0, 6, 500), bfJob(2, 1, 2, 5000)),
@@ -419,3 +449,35 @@ func pending(jobs ...*workloads.Job) []*planner.Pending {
 
 // pl is the placement of job id on alloc.
 func pl(id int, alloc ...int) planner.Placement { return planner.Placement{JobID: id, Alloc: alloc} }
+
+// TestShortestRuntime: backfill-pred reports its prediction, capped by
+// the requested time; a requested time alone is no estimate of how short
+// a job may run, so backfill, and backfill-pred without a prediction,
+// report none.
+func TestShortestRuntime(t *testing.T) {
+	pred, err := NewPred(Options{}, pointPredictor{"x": 300, "y": 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := New(Options{})
+	x, y, z := named(bfJob(1, 0, 1, 1000), "x"), named(bfJob(2, 0, 1, 1000), "y"), named(bfJob(3, 0, 1, 1000), "z")
+	for _, b := range []*Backfill{pred, plain} {
+		if _, err := b.Schedule(context.Background(), bfState(0, []int{1}, nil, x, y, z)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		b      *Backfill
+		id     int
+		want   float64
+		wantOK bool
+	}{
+		{pred, 1, 300, true}, {pred, 2, 1000, true}, {pred, 3, 0, false}, {pred, 9, 0, false},
+		{plain, 1, 0, false},
+	}
+	for _, tc := range tests {
+		if v, ok := tc.b.ShortestRuntime(tc.id); v != tc.want || ok != tc.wantOK {
+			t.Errorf("%s: ShortestRuntime(%d) = %v, %v; want %v, %v", tc.b.Name(), tc.id, v, ok, tc.want, tc.wantOK)
+		}
+	}
+}

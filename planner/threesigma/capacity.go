@@ -106,8 +106,17 @@ func (s *ThreeSigma) extend(r *planner.Running, max, elapsed, cycleLen float64) 
 	return e.end, true
 }
 
-// remainingUtility is a running best-effort job's expected utility given
-// that it has run for elapsed seconds: E[U(start + T) | T > elapsed].
+// remainingUtility is a running best-effort job's keep value given that
+// it has run for elapsed seconds: its expected utility E[U(start + T) |
+// T > elapsed], plus the value of the work it would lose if preempted,
+//
+//	LostWork · V · elapsed / E[T | T > elapsed],
+//
+// its value V times the share of its expected runtime already done.
+// Without that term a job at its utility's floor is worth as much running
+// as any pending job of the same floor, and the plan swaps one for the
+// other from cycle to cycle, throwing the work away each time; with it,
+// preempting pays only for a start worth more than the work lost.
 func (c *cycle) remainingUtility(r *planner.Running, d distributions.Piecewise, elapsed float64) (float64, error) {
 	curve, err := c.beCurve(r.Job)
 	if err != nil {
@@ -117,8 +126,11 @@ func (c *cycle) remainingUtility(r *planner.Running, d distributions.Piecewise, 
 	if err != nil {
 		return 0, err
 	}
-	out := cd.ExpectedUtility(curve, []float64{r.Start}, make([]float64, 1))
-	if v := out[0]; v > 0 {
+	v := cd.ExpectedUtility(curve, []float64{r.Start}, make([]float64, 1))[0]
+	if m := cd.Mean(); m > 0 && elapsed > 0 {
+		v += c.s.cfg.LostWork * math.Max(r.Job.Value, 0) * math.Min(1, elapsed/m)
+	}
+	if v > 0 {
 		return v, nil
 	}
 	return 0, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/plannerhq/planner/planner"
@@ -122,18 +123,27 @@ func (s *ThreeSigma) newCycle(ctx context.Context, st *planner.State) (*cycle, e
 	}
 	c.H = cfg.Slices
 	if cfg.Horizon > 0 {
-		c.q = math.Max(c.q, cfg.Horizon/float64(cfg.Slices))
+		c.q = math.Max(c.q, cfg.Horizon/float64(max(cfg.Slices, MaxSlices)))
 		c.H = max(1, int(math.Ceil(cfg.Horizon/c.q-1e-9)))
 	}
 	c.abs = int64(math.Floor(st.Now/c.q + 1e-9))
+	starts := cfg.Starts
+	if !cfg.FixedStarts && len(starts) > 1 {
+		// Past the configured starts, one more at each doubling of the
+		// last, up to the horizon: a long horizon keeps the near starts
+		// of a short one and adds a few far ones.
+		for last := starts[len(starts)-1]; 2*last < c.H; last *= 2 {
+			starts = append(slices.Clone(starts), 2*last)
+		}
+	}
 	if cfg.FixedStarts {
-		for _, v := range cfg.Starts {
+		for _, v := range starts {
 			if v < c.H {
 				c.starts = append(c.starts, v)
 			}
 		}
 	} else {
-		c.starts = alignedStarts(cfg.Starts, c.H, c.abs)
+		c.starts = alignedStarts(starts, c.H, c.abs)
 	}
 	c.checks = checkSlices(c.H, cfg.DenseSlices, c.starts)
 	c.checkT = make([]float64, len(c.checks))

@@ -8,26 +8,37 @@ import (
 	"github.com/plannerhq/planner/planner"
 )
 
-// decode is stage 6: what the answer says to do now. Keep-variables at 0
-// preempt their best-effort jobs; options with s = 0 start on real
-// partitions: each group's count goes to the group's partitions, most free
-// first. The rest of the plan is not enacted (it is re-planned next cycle).
-// A start that does not fit the free nodes (only possible through rounding)
-// is repaired within its allowed set, or skipped.
+// decode is stage 6: what the answer says to do now. Options with s = 0
+// start on real partitions: each group's count goes to the group's
+// partitions, most free first. The rest of the plan is not enacted (it is
+// re-planned next cycle). A start that does not fit the free nodes (only
+// possible through rounding) is repaired within its allowed set, or
+// skipped.
+//
+// Keep-variables at 0 preempt their best-effort jobs only where this
+// cycle's starts need their nodes (preemptLazily): a keep at 0 that only
+// makes room for a start the plan puts in a later slice is left running,
+// since that plan is made again next cycle and may never need the nodes.
+// Preempting for it would throw the job's work away now and, when the
+// next plan changes, start it again: the plan undoing its own decisions
+// from one cycle to the next.
 func (c *cycle) decode() error {
 	x := c.res.X
 	dec := &planner.Decision{}
 	free := slices.Clone(c.st.Free)
+	var victims []*planner.Running // keeps at 0: preemptible for this cycle's starts
 	for i := range c.keeps {
-		kp := &c.keeps[i]
-		if x[kp.z] < 0.5 {
-			dec.Preempt = append(dec.Preempt, kp.run.Job.ID)
-			for p, n := range kp.run.Alloc {
-				free[p] += n
-			}
+		if kp := &c.keeps[i]; x[kp.z] < 0.5 {
+			victims = append(victims, kp.run)
 		}
 	}
-	slices.Sort(dec.Preempt)
+	// Least work lost first: the latest start, then the higher id.
+	slices.SortFunc(victims, func(a, b *planner.Running) int {
+		if v := cmp.Compare(b.Start, a.Start); v != 0 {
+			return v
+		}
+		return cmp.Compare(b.Job.ID, a.Job.ID)
+	})
 	for _, pj := range c.jobs {
 		pj.info.hasPlan = false
 	}
@@ -61,6 +72,7 @@ func (c *cycle) decode() error {
 		alloc := make([]int, len(free))
 		ok := n == k
 		for g := 0; ok && g < len(want); g++ {
+			victims = c.preemptLazily(dec, c.parts[g], want[g], free, victims)
 			ok = c.takeFrom(c.parts[g], want[g], free, alloc)
 		}
 		if !ok {
@@ -73,6 +85,7 @@ func (c *cycle) decode() error {
 			for _, g := range set.groups {
 				ps = append(ps, c.parts[g]...)
 			}
+			victims = c.preemptLazily(dec, ps, k, free, victims)
 			if !c.takeFrom(ps, k, free, alloc) {
 				for p, v := range alloc {
 					free[p] += v
@@ -82,8 +95,57 @@ func (c *cycle) decode() error {
 		}
 		dec.Start = append(dec.Start, planner.Placement{JobID: pj.p.Job.ID, Alloc: alloc})
 	}
+	slices.Sort(dec.Preempt)
+	dec.Stats.HeldNodes = c.held(free)
 	c.dec = dec
 	return nil
+}
+
+// preemptLazily preempts victims (in their order) holding nodes in the
+// partitions ps until ps have n free nodes, adding their nodes to free and
+// their ids to dec.Preempt. It returns the victims left.
+func (c *cycle) preemptLazily(dec *planner.Decision, ps []int, n int, free []int, victims []*planner.Running) []*planner.Running {
+	have := 0
+	for _, p := range ps {
+		have += free[p]
+	}
+	left := victims[:0]
+	for _, v := range victims {
+		in := 0
+		for _, p := range ps {
+			in += v.Alloc[p]
+		}
+		if have >= n || in == 0 {
+			left = append(left, v)
+			continue
+		}
+		dec.Preempt = append(dec.Preempt, v.Job.ID)
+		for p, k := range v.Alloc {
+			free[p] += k
+		}
+		have += in
+	}
+	return left
+}
+
+// held is CycleStats.HeldNodes: of the nodes idle once the decision is
+// carried out (free), those the jobs the plan starts at its next start
+// slice (starts[1]) ask for, min(Σ free, Σ their gangs).
+func (c *cycle) held(free []int) int {
+	if len(c.starts) < 2 {
+		return 0
+	}
+	want := 0
+	for _, o := range c.opts {
+		if o.start == c.starts[1] && c.res.X[o.x] > 0.5 {
+			want += c.jobs[o.job].p.Job.Nodes
+		}
+	}
+	idle := 0
+	for _, f := range free {
+		idle += f
+	}
+	return min(idle, want)
 }
 
 // takeFrom takes n nodes from the partitions ps, most free first (ties to

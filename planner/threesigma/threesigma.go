@@ -41,7 +41,10 @@ type ThreeSigma struct {
 	inspect func(*cycle)
 }
 
-var _ planner.Scheduler = (*ThreeSigma)(nil)
+var (
+	_ planner.Scheduler        = (*ThreeSigma)(nil)
+	_ planner.EstimateReporter = (*ThreeSigma)(nil)
+)
 
 // stage is one named step of the cycle pipeline.
 type stage struct {
@@ -151,6 +154,23 @@ func (s *ThreeSigma) Applied(r *planner.ApplyResult) {
 			info.hasPlan = false
 		}
 	}
+}
+
+// ShortestRuntime is the shortest nominal runtime (seconds) the job's
+// estimate allows, the lower end of its distribution's support
+// (planner.EstimateReporter); ok is false for a job the scheduler has not
+// estimated or has forgotten.
+func (s *ThreeSigma) ShortestRuntime(jobID int) (float64, bool) {
+	in := s.jobs[jobID]
+	if in == nil || in.est.Dist == nil {
+		return 0, false
+	}
+	for _, seg := range in.est.Dist.Segments() {
+		if seg.Mass > 0 {
+			return seg.Lo, true
+		}
+	}
+	return 0, false
 }
 
 // Schedule runs one planning cycle at state.Now. A stage that fails —
