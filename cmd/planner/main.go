@@ -63,6 +63,10 @@ Usage:
                                 turn a real trace into a workload file (window, fit, load, classes)
   planner workload stats [FILE] summarise a workload: load, runtimes, runtime CoV per user
   planner predict eval [FILE]   the estimate-error profile of 3σPredict on a workload
+  planner serve --data DIR [flags]
+                                run the planner as a service in front of a cluster manager
+  planner replay --workload W --service URL
+                                play a workload against a service on its virtual clock
 
 Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
 prints this text. After a command, 'help' is read as an argument, not as a
@@ -140,6 +144,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runWorkload(ctx, rest, stdout, stderr)
 	case "predict":
 		return runPredict(rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
+	case "replay":
+		return runReplay(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
