@@ -231,8 +231,9 @@ func (s *Service) loop(ctx context.Context) {
 }
 
 // maxAdvance bounds the cycle boundaries one move of the virtual clock
-// may pass.
-const maxAdvance = 1_000_000
+// may pass (a week of one-minute cycles), so that one request cannot
+// keep the service busy for long.
+const maxAdvance = 10_080
 
 // advance moves the virtual clock to t, running the cycle of every
 // boundary k·interval it passes (t included), each at its own time, as the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -243,7 +244,7 @@ func TestServeSIGTERM(t *testing.T) {
 	}
 	c2 := startServe(t, args...)
 	again, err := service.NewClient(c2.url, "").Job(context.Background(), "x")
-	if err != nil || again.Submitted != job.Submitted || again.Prediction != job.Prediction {
+	if err != nil || again.Submitted != job.Submitted || !reflect.DeepEqual(again.Prediction, job.Prediction) {
 		t.Errorf("after the restart: %+v, %v; before %+v", again, err, job)
 	}
 }
