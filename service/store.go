@@ -61,7 +61,16 @@ func openStore(dir string) (*store, error) {
 		return nil, fmt.Errorf("--data: %w", err)
 	}
 	path := filepath.Join(dir, dbFileName)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout,
+		// A map of 1 GiB of address space from the start: growing the
+		// database then never remaps it, which stops every writer and
+		// reader while it happens.
+		InitialMmapSize: 1 << 30,
+		// The free list is rebuilt when the database opens instead of
+		// written at every commit: an append-only log frees little.
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("--data: %s is in use by another process", dir)
 	}
