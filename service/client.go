@@ -25,8 +25,10 @@ type Client struct {
 
 // NewClient returns a client of the service at base.
 func NewClient(base, token string) *Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 256 // one service: keep a connection per concurrent request
 	return &Client{Base: strings.TrimRight(base, "/"), Token: token,
-		HTTP: &http.Client{Timeout: maxWait + 30*time.Second}}
+		HTTP: &http.Client{Timeout: maxWait + 30*time.Second, Transport: tr}}
 }
 
 // APIError is an answer of the service other than success.

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -150,5 +151,62 @@ func TestLifecycle(t *testing.T) {
 	}
 	if j, _ := c.Job(ctx, "a2"); j.State != "cancelled" {
 		t.Errorf("a2 is %s", j.State)
+	}
+}
+
+// TestWallClock: on the wall clock a cycle runs at each interval boundary
+// without being asked; a long poll of the feed sees its start; cancelling
+// Run's context stops the service cleanly.
+func TestWallClock(t *testing.T) {
+	c := workloads.DefaultCluster(8, 2)
+	s, err := Open(Config{DataDir: t.TempDir(), Cluster: &c, Interval: time.Second, Scheduler: "prio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, ln) }()
+	client := NewClient("http://"+ln.Addr().String(), "")
+	if _, _, err := client.Submit(ctx, JobSpec{ID: "w", Nodes: ptr(3), Class: "be"}); err != nil {
+		t.Fatal(err)
+	}
+	feed, err := client.Decisions(ctx, 0, 30*time.Second)
+	if err != nil || len(feed.Decisions) != 1 || feed.Decisions[0].Job != "w" {
+		t.Fatalf("feed: %+v, %v", feed, err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
+
+// TestCapacity: drained and lost nodes are not planned on; nodes given
+// back are.
+func TestCapacity(t *testing.T) {
+	ctx := context.Background()
+	cfg := virtualCfg()
+	cfg.Scheduler = "prio"
+	ts := startService(t, "", cfg) // 2 partitions of 8
+	c := ts.c
+	cv, err := c.PutCluster(ctx, ClusterSpec{Partitions: []PartitionSpec{{Name: "r0", Drained: ptr(6)}, {Name: "r1", Lost: ptr(8)}}})
+	if err != nil || cv.Partitions[0].Available != 2 || cv.Partitions[1].Available != 0 {
+		t.Fatalf("cluster %+v, %v", cv, err)
+	}
+	c.Submit(ctx, JobSpec{ID: "big", Nodes: ptr(4), Class: "be"})
+	if v, _ := c.Clock(ctx, VirtualEpoch); len(v.Cycles) != 1 || v.Cycles[0].Started != 0 {
+		t.Fatalf("a 4-node job started on 2 available nodes: %+v", v.Cycles)
+	}
+	c.PutCluster(ctx, ClusterSpec{Partitions: []PartitionSpec{{Name: "r1", Lost: ptr(0)}}})
+	if v, _ := c.Clock(ctx, VirtualEpoch.Add(time.Minute)); len(v.Cycles) != 1 || v.Cycles[0].Started != 1 {
+		t.Fatalf("the job did not start once nodes came back: %+v", v.Cycles)
 	}
 }

@@ -20,9 +20,15 @@ const defaultValue = 1.0
 // the node count, as the workload generators name it.
 func resourcesOf(nodes int) string { return "nodes=" + strconv.Itoa(nodes) }
 
+// maxSkew is how far ahead of the service's wall clock a client's time
+// may lie (seconds): the clocks of two hosts differ a little. Such a time
+// is taken as now.
+const maxSkew = 5.0
+
 // clientTime reads an optional time of field: now when absent. On the
-// wall clock it may not lie in the future; on the virtual clock a client
-// reports the times things happened at, which may lie ahead of it.
+// wall clock it may not lie in the future (beyond maxSkew); on the virtual
+// clock a client reports the times things happened at, which may lie
+// ahead of it.
 func (s *Service) clientTime(field, v string, now float64) (float64, *apiError) {
 	if v == "" {
 		return now, nil
@@ -33,7 +39,10 @@ func (s *Service) clientTime(field, v string, now float64) (float64, *apiError) 
 	}
 	sec := s.tl.seconds(t)
 	if s.cfg.Clock == ClockWall && sec > now {
-		return 0, badField(field, "%s is in the future (now %s)", v, s.tl.format(now))
+		if sec > now+maxSkew {
+			return 0, badField(field, "%s is in the future (now %s)", v, s.tl.format(now))
+		}
+		sec = now
 	}
 	if !(math.Abs(sec) <= workloads.MaxSeconds) {
 		return 0, badField(field, "%s is more than %g s from the service's epoch %s", v, float64(workloads.MaxSeconds), s.tl.epoch.Format("2006-01-02"))
