@@ -96,6 +96,10 @@ func TestRestartSamePredictions(t *testing.T) {
 			if !bytes.Equal(enc, enc2) {
 				t.Error("the restored predictor differs from the one before the restart")
 			}
+			// A retry of a submission made before the restart is idempotent.
+			if _, created, err := ts2.c.Submit(ctx, JobSpec{ID: "j4", User: "u1", Name: "sim", Nodes: ptr(2), Class: "be"}); err != nil || created {
+				t.Errorf("re-submitting j4 after the restart: created %v, %v", created, err)
+			}
 			again, _, err := ts2.c.Submit(ctx, JobSpec{ID: "probe2", User: "u1", Name: "sim", Nodes: ptr(2), Class: "be"})
 			if err != nil {
 				t.Fatal(err)
