@@ -192,9 +192,15 @@ func TestWallClock(t *testing.T) {
 // TestCapacity: drained and lost nodes are not planned on; nodes given
 // back are.
 func TestCapacity(t *testing.T) {
+	for _, name := range []string{"prio", "3sigma"} {
+		t.Run(name, func(t *testing.T) { testCapacity(t, name) })
+	}
+}
+
+func testCapacity(t *testing.T, scheduler string) {
 	ctx := context.Background()
 	cfg := virtualCfg()
-	cfg.Scheduler = "prio"
+	cfg.Scheduler = scheduler
 	ts := startService(t, "", cfg) // 2 partitions of 8
 	c := ts.c
 	cv, err := c.PutCluster(ctx, ClusterSpec{Partitions: []PartitionSpec{{Name: "r0", Drained: ptr(6)}, {Name: "r1", Lost: ptr(8)}}})
@@ -202,11 +208,11 @@ func TestCapacity(t *testing.T) {
 		t.Fatalf("cluster %+v, %v", cv, err)
 	}
 	c.Submit(ctx, JobSpec{ID: "big", Nodes: ptr(4), Class: "be"})
-	if v, _ := c.Clock(ctx, VirtualEpoch); len(v.Cycles) != 1 || v.Cycles[0].Started != 0 {
+	if v, _ := c.Clock(ctx, VirtualEpoch); len(v.Cycles) != 1 || v.Cycles[0].Started != 0 || v.Cycles[0].FailedStage != "" {
 		t.Fatalf("a 4-node job started on 2 available nodes: %+v", v.Cycles)
 	}
 	c.PutCluster(ctx, ClusterSpec{Partitions: []PartitionSpec{{Name: "r1", Lost: ptr(0)}}})
-	if v, _ := c.Clock(ctx, VirtualEpoch.Add(time.Minute)); len(v.Cycles) != 1 || v.Cycles[0].Started != 1 {
+	if v, _ := c.Clock(ctx, VirtualEpoch.Add(time.Minute)); len(v.Cycles) != 1 || v.Cycles[0].Started != 1 || v.Cycles[0].FailedStage != "" {
 		t.Fatalf("the job did not start once nodes came back: %+v", v.Cycles)
 	}
 }
