@@ -283,9 +283,6 @@ func open(cfg Config, db *store) (*Service, error) {
 	return s, nil
 }
 
-// Scheduler is the name of the policy the service runs.
-func (s *Service) Scheduler() string { return s.cfg.Scheduler }
-
 // fail stops the service on an error it cannot recover from (a failed
 // write of the log); it returns the error the requests get.
 func (s *Service) fail(err error) error {
