@@ -18,10 +18,21 @@ import (
 // returns the cycle's summary, nil when nothing was pending.
 func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 	t0 := time.Now() // measurements of the cycle, never the plan's clock
-	s.mu.Lock()
-	items := s.st.sched
-	s.st.sched = nil
-	s.mu.Unlock()
+	// The journal takes the state, at the API's priority: the cycle's
+	// thread may run at a lower one and must not hold the state's lock.
+	var (
+		items []schedItem
+		st    *planner.State
+		n     uint64
+	)
+	if _, err := s.submit(func(ss *state) (*record, answer, error) {
+		items, ss.sched = ss.sched, nil
+		st = ss.plannerState(now, s.cfg.Interval.Seconds())
+		n = ss.cycle + 1
+		return nil, nil, nil
+	}); err != nil {
+		return nil // stopping
+	}
 	for _, it := range items {
 		if it.completion != nil {
 			s.sched.Observe(*it.completion)
@@ -29,11 +40,6 @@ func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 			s.sched.Train(it.history)
 		}
 	}
-
-	s.mu.RLock()
-	st := s.st.plannerState(now, s.cfg.Interval.Seconds())
-	n := s.st.cycle + 1
-	s.mu.RUnlock()
 	if len(st.Pending) == 0 {
 		s.metrics.cycles.WithLabelValues("idle").Inc()
 		s.maybeSnapshot()
@@ -53,17 +59,17 @@ func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 		// told so. Checked against the state the scheduler was given.
 		verr = d.Validate(st)
 	}
-	var res *planner.ApplyResult
+	var out *enacted
 	if err == nil && verr == nil {
 		view.fill(d, wall)
-		out, jerr := s.submit(func(ss *state) (*record, answer, error) {
+		o, jerr := s.submit(func(ss *state) (*record, answer, error) {
 			rec, res := ss.enact(n, now, d)
-			ans := func(*state) any { return res }
 			view.Started, view.Preempted, view.Refused = len(rec.Starts), len(rec.Preempts), len(res.Refused)
 			view.CycleMS = ms(time.Since(t0))
 			rec.Stats = view
 			ss.plan, ss.planCycle = d.Plan, n
 			ss.cycle = n
+			ans := func(ss *state) any { return ss.enacted(res) }
 			if len(rec.Starts)+len(rec.Preempts) == 0 {
 				ss.addCycle(view)
 				return nil, ans, nil
@@ -72,9 +78,9 @@ func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 		})
 		if jerr != nil {
 			s.log.Error().Err(jerr).Float64("t", now).Msg("the cycle's decision was not enacted")
-			res = refuseAll(now, d, jerr)
+			out = &enacted{res: refuseAll(now, d, jerr)}
 		} else {
-			res = out.(*planner.ApplyResult)
+			out = o.(*enacted)
 		}
 	} else {
 		if d == nil {
@@ -91,18 +97,24 @@ func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 			s.log.Error().Err(verr).Float64("t", now).Str("scheduler", s.sched.Name()).Msg("the scheduler's decision breaks the cluster contract; refused whole")
 		}
 		s.metrics.cycles.WithLabelValues(outcome).Inc()
-		res = refuseAll(now, d, verr)
+		res := refuseAll(now, d, verr)
 		view.Refused = len(res.Refused)
 		view.CycleMS = ms(time.Since(t0))
-		s.mu.Lock()
-		s.st.cycle = n
-		s.st.addCycle(view)
-		s.mu.Unlock()
+		o, jerr := s.submit(func(ss *state) (*record, answer, error) {
+			ss.cycle = n
+			ss.addCycle(view)
+			return nil, func(ss *state) any { return ss.enacted(res) }, nil
+		})
+		out = &enacted{res: res}
+		if jerr == nil {
+			out = o.(*enacted)
+		}
 	}
-	s.sched.Applied(res)
+	s.sched.Applied(out.res)
 	planner.LogCycle(s.log, st, d, wall)
-	s.logDecisions(now, res)
+	s.logDecisions(now, out)
 	s.observeCycle(d, view, time.Since(t0), err == nil && verr == nil)
+	s.metrics.setGauges(out.gauges)
 	s.maybeSnapshot()
 	return &view
 }
@@ -133,32 +145,57 @@ func refuseAll(now float64, d *planner.Decision, err error) *planner.ApplyResult
 	return res
 }
 
-// logDecisions writes a line per enacted decision at info, with the
-// client's job id.
-func (s *Service) logDecisions(now float64, res *planner.ApplyResult) {
-	if e := s.log.Info(); e == nil {
-		return
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+// enacted is what a cycle's thread needs of the state after its decision
+// was enacted, taken by the journal: the result for Applied, the lines to
+// log and the gauges.
+type enacted struct {
+	res    *planner.ApplyResult
+	lines  []decisionLine
+	gauges gauges
+}
+
+// decisionLine is an enacted start or preemption, named as the client
+// names its job.
+type decisionLine struct {
+	job, class string
+	nodes      int
+	preempt    bool
+	alloc      map[string]int
+}
+
+func (st *state) enacted(res *planner.ApplyResult) *enacted {
+	e := &enacted{res: res, gauges: st.gauges()}
 	for _, id := range res.Preempted {
-		if js := s.st.byID[id]; js != nil {
-			s.log.Info().Float64("t", now).Str("job", js.key).Msg("preempt")
+		if js := st.byID[id]; js != nil {
+			e.lines = append(e.lines, decisionLine{job: js.key, preempt: true})
 		}
 	}
 	for _, pl := range res.Started {
-		if js := s.st.byID[pl.JobID]; js != nil {
+		if js := st.byID[pl.JobID]; js != nil {
 			alloc := make(map[string]int)
 			for r, k := range pl.Alloc {
 				if k > 0 {
-					alloc[s.st.cluster.PartitionName(r)] = k
+					alloc[st.cluster.PartitionName(r)] = k
 				}
 			}
-			s.log.Info().Float64("t", now).Str("job", js.key).Str("class", js.job.Class.String()).
-				Int("nodes", js.job.Nodes).Interface("alloc", alloc).Msg("start")
+			e.lines = append(e.lines, decisionLine{job: js.key, class: js.job.Class.String(), nodes: js.job.Nodes, alloc: alloc})
 		}
 	}
-	for _, ref := range res.Refused {
+	return e
+}
+
+// logDecisions writes a line per enacted decision at info, with the
+// client's job id, and one per refusal at warn.
+func (s *Service) logDecisions(now float64, e *enacted) {
+	for _, l := range e.lines {
+		if l.preempt {
+			s.log.Info().Float64("t", now).Str("job", l.job).Msg("preempt")
+		} else {
+			s.log.Info().Float64("t", now).Str("job", l.job).Str("class", l.class).Int("nodes", l.nodes).
+				Interface("alloc", l.alloc).Msg("start")
+		}
+	}
+	for _, ref := range e.res.Refused {
 		s.log.Warn().Float64("t", now).Int("job", ref.JobID).Bool("preempt", ref.Preempt).AnErr("reason", ref.Err).Msg("refused")
 	}
 }
@@ -185,16 +222,12 @@ func (s *Service) observeCycle(d *planner.Decision, v CycleView, total time.Dura
 	m.decisions.WithLabelValues("start").Add(float64(v.Started))
 	m.decisions.WithLabelValues("preempt").Add(float64(v.Preempted))
 	m.refused.Add(float64(v.Refused))
-	s.updateGauges()
 }
 
 // maybeSnapshot rewrites the predictor's snapshot when it learnt something
 // and the last one is older than Config.SnapshotEvery.
 func (s *Service) maybeSnapshot() {
-	s.mu.RLock()
-	learned := s.st.learned
-	s.mu.RUnlock()
-	if learned == 0 || (s.cfg.SnapshotEvery > 0 && s.cfg.Wall().Sub(s.lastSnapshot) < s.cfg.SnapshotEvery) {
+	if s.learned.Load() == 0 || (s.cfg.SnapshotEvery > 0 && s.cfg.Wall().Sub(s.lastSnapshot) < s.cfg.SnapshotEvery) {
 		return
 	}
 	s.lastSnapshot = s.cfg.Wall()

@@ -118,6 +118,7 @@ func (s *Service) runBatch(batch []*op) {
 			snap = s.snapshotLocked()
 		}
 	}
+	s.learned.Store(int64(s.st.learned))
 	s.mu.Unlock()
 	if len(recs) > 0 || snap != nil {
 		t0 := time.Now()

@@ -107,6 +107,9 @@ type Service struct {
 	cycleMu      sync.Mutex
 	nextK        int64
 	lastSnapshot time.Time
+	// learned counts the runtimes learnt since the last snapshot (the
+	// state's learned, readable without its lock).
+	learned atomic.Int64
 
 	ops         chan *op
 	stopJournal chan struct{}
@@ -265,6 +268,7 @@ func open(cfg Config, db *store) (*Service, error) {
 		return nil, fmt.Errorf("--data: %w", err)
 	}
 	s.st.learnFrom = 0
+	s.learned.Store(int64(s.st.learned))
 	if s.vclock != nil && s.st.hasClock {
 		s.vclock.set(s.st.clock)
 		s.nextK = int64(math.Floor(s.st.clock/cfg.Interval.Seconds())) + 1
@@ -386,14 +390,25 @@ func noRecord(*state) (*record, answer, error) { return nil, nil, nil }
 // updateGauges sets the gauges of the state.
 func (s *Service) updateGauges() {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	st := s.st
-	s.metrics.pending.Set(float64(len(st.pending)))
-	s.metrics.running.Set(float64(len(st.holding)))
-	free := 0
+	g := s.st.gauges()
+	s.mu.RUnlock()
+	s.metrics.setGauges(g)
+}
+
+// gauges are the state's numbers the metrics show.
+type gauges struct{ pending, running, free, unacked int }
+
+func (st *state) gauges() gauges {
+	g := gauges{pending: len(st.pending), running: len(st.holding), unacked: st.counts[statusStarting]}
 	for _, f := range st.free() {
-		free += f
+		g.free += f
 	}
-	s.metrics.freeNodes.Set(float64(free))
-	s.metrics.unacked.Set(float64(st.counts[statusStarting]))
+	return g
+}
+
+func (m *metrics) setGauges(g gauges) {
+	m.pending.Set(float64(g.pending))
+	m.running.Set(float64(g.running))
+	m.freeNodes.Set(float64(g.free))
+	m.unacked.Set(float64(g.unacked))
 }
