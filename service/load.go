@@ -181,8 +181,8 @@ func Load(ctx context.Context, c *Client, cfg LoadConfig) (*LoadResult, error) {
 			return err
 		}}
 	}
-	// Let the last answers and a cycle or two come in, then stop.
-	time.Sleep(time.Duration(info.IntervalS * float64(time.Second)))
+	// Let the last answers and a cycle come in (at most 30 s), then stop.
+	time.Sleep(min(time.Duration(info.IntervalS*float64(time.Second)), 30*time.Second))
 	stopCluster()
 	cluster.Wait()
 	close(reqs)
