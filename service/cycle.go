@@ -18,8 +18,9 @@ import (
 // returns the cycle's summary, nil when nothing was pending.
 func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 	t0 := time.Now() // measurements of the cycle, never the plan's clock
-	// The journal takes the state, at the API's priority: the cycle's
-	// thread may run at a lower one and must not hold the state's lock.
+	// The journal takes the state (and, after the decision, what the
+	// cycle logs and shows): the cycle itself never holds the state's
+	// lock, so that a slow cycle cannot hold the requests back.
 	var (
 		items []schedItem
 		st    *planner.State
@@ -253,7 +254,7 @@ func (s *Service) loop(ctx context.Context) {
 		}
 		s.cycleMu.Lock()
 		t0 := time.Now()
-		s.niceCycle(context.WithoutCancel(ctx), s.clock.now())
+		s.cycle(context.WithoutCancel(ctx), s.clock.now())
 		took := time.Since(t0)
 		s.cycleMu.Unlock()
 		if took > s.cfg.Interval {
@@ -261,28 +262,6 @@ func (s *Service) loop(ctx context.Context) {
 			s.log.Warn().Dur("took", took).Dur("interval", s.cfg.Interval).Msg("a cycle overran its interval; the next boundary is skipped")
 		}
 	}
-}
-
-// cycleNice is how much lower than the API's the CPU priority of a
-// wall-clock cycle is (nice +10): the cycle and the solver processes it
-// starts yield the processor to the requests, whose answers must stay
-// prompt, and take the rest; a solve that gets less time ends at its
-// limit with its best answer, or the fallback decides.
-const cycleNice = 10
-
-// niceCycle runs a cycle on a thread of its own at the cycle's lower
-// priority (Linux; elsewhere at the same priority), then retires the
-// thread.
-func (s *Service) niceCycle(ctx context.Context, now float64) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := lowerThreadPriority(cycleNice); err != nil {
-			s.log.Debug().Err(err).Msg("the cycle runs at the API's priority")
-		}
-		s.cycle(ctx, now)
-	}()
-	<-done
 }
 
 // maxAdvance bounds the cycle boundaries one move of the virtual clock
