@@ -33,6 +33,18 @@ type Options struct {
 	// Synthetic, when set, replaces 3σPredict's estimates (3Sigma §6.3,
 	// Fig. 8); its Seed is the run's.
 	Synthetic *estimate.Synthetic
+	// Predictor, when set, is the runtime predictor that the policies
+	// planning with 3σPredict's estimates read instead of a fresh one of
+	// their own (ignored with SamplesPerFeature or Synthetic). They learn
+	// into it through its Observe: the service hands them a view whose
+	// Observe does nothing, because it feeds and persists the predictor
+	// itself.
+	Predictor estimate.RuntimePredictor
+	// MaxPending, when > 0, bounds the pending jobs a planning policy puts
+	// into one cycle's model (the first MaxPending by priority,
+	// PrioOrder); the others wait for a later cycle. It keeps a cycle's
+	// work bounded when thousands of jobs wait (the service).
+	MaxPending int
 }
 
 // Reads is the set of groups of Options a policy reads beyond the

@@ -77,7 +77,24 @@ type Decision struct {
 	// Preempt lists running best-effort jobs to stop and re-queue (their
 	// progress is lost). Preemptions happen before the starts.
 	Preempt []int
-	Stats   CycleStats
+	// Plan lists the later starts the policy's plan foresees for pending
+	// jobs, by time then job. It is information for operators (the
+	// service shows it): drivers enact only Start and Preempt, Validate
+	// does not read it, and the next cycle plans again. Policies that do
+	// not plan ahead leave it empty.
+	Plan  []PlannedStart
+	Stats CycleStats
+}
+
+// PlannedStart is a start a plan foresees: job JobID at At (seconds on the
+// driver's clock, after State.Now) on Alloc[r] nodes of partition r. A
+// plan over pools of interchangeable partitions does not say which of a
+// pool's partitions a job will get: Alloc then fills the pool's
+// partitions in order, as an indication.
+type PlannedStart struct {
+	JobID int
+	At    float64
+	Alloc []int
 }
 
 // CycleStats are the measurements of one cycle, for the metrics of DESIGN.md.

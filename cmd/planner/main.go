@@ -55,6 +55,8 @@ const usage = `planner — a cluster scheduler that plans under runtime uncertai
 Usage:
   planner version               the version and the solver backends compiled in
   planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
+  planner bench service --service URL
+                                load test of a running planner serve
   planner simulate [flags]      play a workload through schedulers in the cluster simulator
   planner sweep --vary FLAG=v1,v2,... | --study NAME [flags]
                                 simulate at every value of one flag (and seed); plots, report
@@ -63,6 +65,10 @@ Usage:
                                 turn a real trace into a workload file (window, fit, load, classes)
   planner workload stats [FILE] summarise a workload: load, runtimes, runtime CoV per user
   planner predict eval [FILE]   the estimate-error profile of 3σPredict on a workload
+  planner serve --data DIR [flags]
+                                run the planner as a service in front of a cluster manager
+  planner replay --workload W --service URL
+                                play a workload against a service on its virtual clock
 
 Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
 prints this text. After a command, 'help' is read as an argument, not as a
@@ -72,11 +78,13 @@ request for help.
 // groupUsage is the usage of each command group (and of version), printed
 // by 'planner GROUP --help'; each command's own flags are in its --help.
 var groupUsage = map[string]string{
-	"bench": `Usage: planner bench solver [flags]
+	"bench": `Usage: planner bench solver|service [flags]
 
   solver    compare the MILP backends on random 3Sigma-shaped instances
+  service   load test of a running planner serve
 
-Run 'planner bench solver --help' for its flags.
+Run 'planner bench solver --help' or 'planner bench service --help' for
+the flags.
 `,
 	"workload": `Usage: planner workload COMMAND [flags]
 
@@ -128,8 +136,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return runVersion(stdout)
 	case "bench":
+		if len(rest) > 0 && rest[0] == "service" {
+			return runBenchService(ctx, rest[1:], stdout)
+		}
 		if len(rest) == 0 || rest[0] != "solver" {
-			return usageError{errors.New("bench: the only benchmark is 'planner bench solver'")}
+			return usageError{errors.New("bench: the benchmarks are 'planner bench solver' and 'planner bench service'")}
 		}
 		return runBenchSolver(rest[1:], stdout, stderr)
 	case "simulate":
@@ -140,6 +151,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runWorkload(ctx, rest, stdout, stderr)
 	case "predict":
 		return runPredict(rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
+	case "replay":
+		return runReplay(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

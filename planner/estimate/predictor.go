@@ -48,6 +48,13 @@ func (s Sigma) Predict(f workloads.Features) (distributions.Piecewise, float64, 
 	return pr.Dist, pr.Estimate, true
 }
 
+// Prediction is 3σPredict's whole answer for f: the distribution and point
+// estimate Predict returns, and where they come from (source, expert,
+// history), for reports.
+func (s Sigma) Prediction(f workloads.Features) distributions.Prediction {
+	return s.P.Predict(featuresOf(f))
+}
+
 // SampleLimited is 3σPredict restricted to at most Limit runtimes per
 // feature value, the "samples per feature value" of 3Sigma §6.4 (Fig. 10):
 // each feature value (user, job name, …) learns from its first Limit

@@ -47,8 +47,8 @@ func Default() planner.Registry {
 		{
 			Name:    backfill.NamePred,
 			Summary: "FCFS with EASY backfilling on 3σPredict's point estimates (its own predictor, with its defaults)",
-			New: func(planner.Options) (planner.Scheduler, error) {
-				return backfill.NewPred(backfill.Options{}, nil)
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return backfill.NewPred(backfill.Options{}, o.Predictor)
 			},
 		},
 	}

@@ -13,7 +13,7 @@ import (
 // partitions, most free first. The rest of the plan is not enacted (it is
 // re-planned next cycle). A start that does not fit the free nodes (only
 // possible through rounding) is repaired within its allowed set, or
-// skipped.
+// skipped. The options with s > 0 become the decision's Plan.
 //
 // Keep-variables at 0 preempt their best-effort jobs only where this
 // cycle's starts need their nodes (preemptLazily): a keep at 0 that only
@@ -46,8 +46,17 @@ func (c *cycle) decode() error {
 		if x[o.x] > 0.5 {
 			info := c.jobs[o.job].info
 			info.planned, info.hasPlan = c.abs+int64(o.start), true
+			if o.start > 0 {
+				dec.Plan = append(dec.Plan, c.plannedStart(o))
+			}
 		}
 	}
+	slices.SortFunc(dec.Plan, func(a, b planner.PlannedStart) int {
+		if v := cmp.Compare(a.At, b.At); v != 0 {
+			return v
+		}
+		return cmp.Compare(a.JobID, b.JobID)
+	})
 	for _, o := range c.opts {
 		if o.start != 0 || x[o.x] < 0.5 {
 			continue
@@ -146,6 +155,34 @@ func (c *cycle) held(free []int) int {
 		idle += f
 	}
 	return min(idle, want)
+}
+
+// plannedStart is the foreseen start of option o (s > 0): at now + s·q,
+// each group's count filling the group's partitions in order.
+func (c *cycle) plannedStart(o option) planner.PlannedStart {
+	pj := c.jobs[o.job]
+	set := &pj.sets[o.set]
+	alloc := make([]int, len(c.st.Free))
+	fill := func(g, n int) {
+		for _, p := range c.parts[g] {
+			t := min(n, c.st.Cluster.PartitionNodes[p])
+			alloc[p] += t
+			n -= t
+		}
+		if n > 0 { // cannot happen for a feasible answer; keep the count
+			alloc[c.parts[g][0]] += n
+		}
+	}
+	if o.y == nil {
+		fill(set.groups[0], pj.p.Job.Nodes)
+	} else {
+		for gi, y := range o.y {
+			if y >= 0 {
+				fill(set.groups[gi], int(math.Round(c.res.X[y])))
+			}
+		}
+	}
+	return planner.PlannedStart{JobID: pj.p.Job.ID, At: c.st.Now + float64(o.start)*c.q, Alloc: alloc}
 }
 
 // takeFrom takes n nodes from the partitions ps, most free first (ties to

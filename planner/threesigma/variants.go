@@ -35,7 +35,7 @@ func Variants() []string {
 // New builds the named variant for one run from the run's options
 // (planner.Options): ConfigFor(o), and the estimates the options ask for —
 // o.Synthetic's, 3σPredict limited to o.SamplesPerFeature runtimes per
-// feature value, or a fresh 3σPredict with its defaults. It is the
+// feature value, o.Predictor, or a fresh 3σPredict with its defaults. It is the
 // constructor of the variants' rows in the registry.
 func New(variant string, o planner.Options) (*ThreeSigma, error) {
 	cfg := ConfigFor(o)
@@ -51,14 +51,15 @@ func New(variant string, o planner.Options) (*ThreeSigma, error) {
 		}
 		return NewVariant(cfg, variant, p)
 	}
-	return NewVariant(cfg, variant, nil)
+	return NewVariant(cfg, variant, o.Predictor)
 }
 
 // ConfigFor maps a run's options onto the planning cycle's Config: the
-// solver, its time limit (a work limit in deterministic mode) and the
-// horizon; every other field keeps its default.
+// solver, its time limit (a work limit in deterministic mode), the
+// horizon and the bound on planned pending jobs; every other field keeps
+// its default.
 func ConfigFor(o planner.Options) Config {
-	cfg := Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds()}
+	cfg := Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds(), MaxPending: o.MaxPending}
 	if o.Deterministic {
 		cfg.Mode = SolveDeterministic
 	}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/service"
+	"github.com/plannerhq/planner/solver"
+)
+
+func init() {
+	examples["serve"] = "planner serve --listen 127.0.0.1:7070 --data /var/lib/planner --cluster examples/cluster-rc256.yaml"
+	examples["replay"] = "planner replay --workload w.jsonl --service http://127.0.0.1:7070"
+}
+
+// serveFlags are the settings of `planner serve`.
+type serveFlags struct {
+	listen, data, cluster, tokenFile string
+	scheduler, solver, clock         string
+	interval, solverTimeout, horizon time.Duration
+	snapshotEvery                    time.Duration
+	seed                             uint64
+	maxPending                       int
+	deterministic                    bool
+	log                              logFlags
+}
+
+const serveUsage = `Usage: planner serve --data DIR [flags]
+
+Runs the planning cycle as a service in front of a cluster manager: every
+--interval it plans the pending jobs with --scheduler (the simulator's
+policies) and publishes the starts and preemptions to enact. Clients use
+the HTTP/JSON API (README "Run it as a service"): POST /v1/jobs,
+POST /v1/jobs/{id}/events, GET /v1/decisions, GET /v1/plan,
+PUT /v1/cluster, GET /metrics, GET /healthz, GET /readyz, and the
+operator page at /. Everything it accepts is written to its database
+under --data before it answers; a restart resumes from it. SIGTERM (or
+Ctrl-C) finishes the cycle in flight, answers the requests under way and
+exits 0.
+
+It listens on loopback unless --listen names another address, which
+needs --token-file: then every request must carry "Authorization: Bearer
+TOKEN" (the page: the token as the password).
+
+Flags:`
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	fs.SetOutput(stdout)
+	f := &serveFlags{}
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:7070", "`address` to listen on (host:port; port 0 picks a free one)")
+	fs.StringVar(&f.data, "data", "", "`directory` of the service's database (created if missing; required)")
+	fs.StringVar(&f.cluster, "cluster", "", "cluster `FILE` (JSON or YAML) of a new --data directory (default 256 nodes in 8 racks); later starts use the stored one")
+	fs.StringVar(&f.tokenFile, "token-file", "", "`file` holding the bearer token every request must carry (at least 16 characters)")
+	fs.StringVar(&f.scheduler, "scheduler", service.DefaultScheduler, "the policy (registered: "+strings.Join(registry.Default().Names(), ", ")+")")
+	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning policies (default "+solver.DefaultName+")")
+	fs.DurationVar(&f.interval, "interval", service.DefaultInterval, "time between cycles")
+	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve (0: 75% of --interval)")
+	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the policy's default)")
+	decimalVar(fs, &f.maxPending, "max-pending", service.DefaultMaxPending, "pending jobs one cycle plans at most, by priority (0: all)")
+	decimalVar(fs, &f.seed, "seed", 1, "seed of the policy's randomness")
+	fs.BoolVar(&f.deterministic, "deterministic", false, "bound solves by work instead of the clock (the same input gives the same decisions; for tests and replay)")
+	fs.StringVar(&f.clock, "clock", "wall", "wall, or virtual: a test clock that moves only by POST /v1/clock (planner replay)")
+	fs.DurationVar(&f.snapshotEvery, "snapshot-every", service.DefaultSnapshotEvery, "rewrite the predictor's snapshot at most this often (the log keeps what it learnt since)")
+	f.log.register(fs)
+	if fl := fs.Lookup("log-level"); fl != nil {
+		fl.DefValue, f.log.level = "info", "info" // a service logs its decisions
+	}
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), serveUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))}
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return usageError{err}
+	}
+	if f.cluster != "" {
+		c, err := readCluster(f.cluster)
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Cluster = c
+	}
+	if f.tokenFile != "" {
+		if cfg.Token, err = readToken(f.tokenFile); err != nil {
+			return usageError{err}
+		}
+	}
+	if err := checkListen(f.listen, cfg.Token != nil); err != nil {
+		return usageError{err}
+	}
+	log, closeLog, err := f.log.open(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	cfg.Log = log
+	svc, err := service.Open(cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		svc.Close()
+		return fmt.Errorf("--listen: %w", err)
+	}
+	fmt.Fprintf(stdout, "planner serve: listening on http://%s (scheduler %s, clock %s, data %s)\n", ln.Addr(), cfg.Scheduler, cfg.Clock, cfg.DataDir)
+	return svc.Run(ctx, ln)
+}
+
+// config checks the flags and makes the service's configuration.
+func (f *serveFlags) config() (service.Config, error) {
+	if err := f.log.validate(); err != nil {
+		return service.Config{}, err
+	}
+	if strings.TrimSpace(f.data) == "" {
+		return service.Config{}, errors.New("--data: required: the directory of the service's database")
+	}
+	clock, err := service.ParseClockMode(f.clock)
+	if err != nil {
+		return service.Config{}, fmt.Errorf("--clock: %w", err)
+	}
+	switch {
+	case f.maxPending < 0:
+		return service.Config{}, fmt.Errorf("--max-pending: must be ≥ 0, got %d", f.maxPending)
+	case f.solverTimeout > maxSolveLimit:
+		return service.Config{}, fmt.Errorf("--solver-timeout: must be at most %s, got %s", maxSolveLimit, f.solverTimeout)
+	case f.snapshotEvery < 0:
+		return service.Config{}, fmt.Errorf("--snapshot-every: must be ≥ 0, got %s", f.snapshotEvery)
+	}
+	maxPending := f.maxPending
+	if maxPending == 0 {
+		maxPending = -1 // the service's "all"
+	}
+	snap := f.snapshotEvery
+	if snap == 0 {
+		snap = -1 // after every cycle that learnt something
+	}
+	return service.Config{DataDir: f.data, Interval: f.interval, Scheduler: f.scheduler, Solver: f.solver,
+		SolverTimeout: f.solverTimeout, Horizon: f.horizon, Deterministic: f.deterministic, Seed: f.seed,
+		MaxPending: maxPending, Clock: clock, SnapshotEvery: snap, Version: version}, nil
+}
+
+// minTokenLen is the shortest token accepted: 16 characters of a random
+// token are 80 bits or more.
+const minTokenLen = 16
+
+// readToken reads the token of --token-file: its content without the
+// surrounding white space.
+func readToken(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, flagPathError("--token-file", path, err)
+	}
+	tok := strings.TrimSpace(string(b))
+	switch {
+	case len(tok) < minTokenLen:
+		return nil, fmt.Errorf("--token-file: %s: the token has %d characters, want at least %d", path, len(tok), minTokenLen)
+	case strings.ContainsAny(tok, " \t\r\n"):
+		return nil, fmt.Errorf("--token-file: %s: the token holds white space; put the token alone in the file", path)
+	}
+	return []byte(tok), nil
+}
+
+// checkListen refuses an address other than loopback without a token:
+// anyone who reaches the port could submit jobs and report events.
+func checkListen(addr string, token bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen: %q: want host:port, e.g. 127.0.0.1:7070", addr)
+	}
+	if token || host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--listen: %s is not a loopback address; give --token-file too, so that only holders of the token can use the service", addr)
+}
