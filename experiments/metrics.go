@@ -26,12 +26,16 @@ type Metrics struct {
 	// best-effort jobs (BEGoodput), in machine-hours. A run under way at
 	// the end of the simulated span (Sim.finish) counts up to the span, as
 	// it does for Utilization, so that goodput never exceeds the busy
-	// time.
+	// time. A task-level job counts per task: Σ task nodes × (min(end,
+	// SpanS) − start) over its completed tasks (JobRecord.TaskWork), for a
+	// best-effort job whether or not every task completed, for an SLO job
+	// when the job met its deadline.
 	Goodput, SLOGoodput, BEGoodput float64
 	// BELatencyMean = mean(end − submit) over completed best-effort jobs (s).
 	BELatencyMean float64
 	// JCT* = completion − submit over all completed jobs (s); quantiles are
-	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p).
+	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p). A
+	// task-level job completes with its last task.
 	JCTMean, JCTP50, JCTP99 float64
 	// Wait* = start of the final run − submit (s; JobRecord.Wait): mean
 	// and quantiles over the jobs whose final run started. A job that
@@ -258,11 +262,17 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 		if w, ok := j.Wait(); ok {
 			wait = append(wait, w)
 		}
+		if j.Tasks > 0 && j.Class == workloads.BestEffort && !j.Completed {
+			m.BEGoodput += j.TaskWork / 3600 // goodput per task (Metrics.Goodput)
+		}
 		if !j.Completed {
 			continue
 		}
 		m.Completed++
 		work := float64(j.Nodes) * (min(j.End, span) - j.Start) / 3600
+		if j.Tasks > 0 {
+			work = j.TaskWork / 3600
+		}
 		jct = append(jct, j.End-j.Submit)
 		b, _ := j.BoundedSlowdown()
 		bsld = append(bsld, b)

@@ -183,10 +183,13 @@ func csvFloat(v float64) string {
 
 // JobsCSVHeader is the header of jobs.csv: the columns of DESIGN.md's CLI
 // contract, in its order, then user, wait_s and bounded_slowdown, from
-// which the wait, slowdown and fairness metrics are recomputed.
+// which the wait, slowdown and fairness metrics are recomputed, then tasks
+// and task_work_node_s, a task-level job's tasks and the node-seconds of
+// its completed tasks within the span (its goodput; both empty for a gang
+// job).
 var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
 	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions",
-	"user", "wait_s", "bounded_slowdown"}
+	"user", "wait_s", "bounded_slowdown", "tasks", "task_work_node_s"}
 
 // WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
 // id. Times are written in the shortest form that reads back exactly;
@@ -210,7 +213,7 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
 				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
-				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", ""}
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", "", ""}
 			if j.Class == workloads.SLO {
 				row[4] = csvFloat(j.Deadline)
 				row[11] = strconv.FormatBool(j.MetDeadline)
@@ -226,6 +229,9 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			if b, ok := j.BoundedSlowdown(); ok {
 				row[15] = csvFloat(b)
+			}
+			if j.Tasks > 0 {
+				row[16], row[17] = strconv.Itoa(j.Tasks), csvFloat(j.TaskWork)
 			}
 			if err := cw.Write(row); err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/workloads"
 )
 
 // RunConfig is one comparison: every listed scheduler on one input.
@@ -103,6 +104,11 @@ func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]
 	if _, err := NewSim(in, cfg.Sim, nil); err != nil {
 		return nil, err
 	}
+	if HasTasks(in.Jobs) {
+		if err := reg.CheckTasks(cfg.Schedulers, in.Name); err != nil {
+			return nil, err
+		}
+	}
 	par := cfg.Parallel
 	if par <= 0 {
 		par = runtime.NumCPU()
@@ -152,6 +158,11 @@ func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]
 		return done, err
 	}
 	return results, nil
+}
+
+// HasTasks reports whether a job of jobs is task-level.
+func HasTasks(jobs []workloads.Job) bool {
+	return slices.ContainsFunc(jobs, func(j workloads.Job) bool { return j.TaskLevel() })
 }
 
 func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string) (*RunResult, error) {

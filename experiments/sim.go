@@ -37,10 +37,14 @@ type SimConfig struct {
 	// Drain bounds how long the simulation schedules past the window
 	// (seconds). Zero is the default rule: schedule until every job has
 	// completed, but stop at the latest SLO deadline or at 2 × Window,
-	// whichever is earlier, and never before Window. The runs under way at
-	// the stop go on to their ends (Sim.finish); jobs still pending never
-	// start (an SLO job among them misses its deadline, a best-effort job
-	// adds no goodput).
+	// whichever is earlier, and never before Window; a workload of
+	// task-level jobs without an SLO job stops at TaskDrainWindows ×
+	// Window instead (nothing else bounds it, and job completion times
+	// compare schedulers only when every job completes). The runs under
+	// way at the stop go on to their ends (Sim.finish); jobs still pending
+	// never start (an SLO job among them misses its deadline, a
+	// best-effort job adds no goodput), nor do the waiting tasks of a
+	// task-level job.
 	Drain float64
 	// Progress, when set, is called as simulated time passes every
 	// hundredth of the simulation's time limit (frac = 0.01, 0.02, …, 1).
@@ -49,6 +53,10 @@ type SimConfig struct {
 	// Logger logs nothing).
 	Log zerolog.Logger
 }
+
+// TaskDrainWindows is the default drain limit of a workload of task-level
+// jobs without SLO jobs, in windows (SimConfig.Drain).
+const TaskDrainWindows = 10
 
 // ErrInvalidInput is wrapped by every error about an Input or SimConfig.
 var ErrInvalidInput = errors.New("invalid simulation input")
@@ -72,6 +80,18 @@ type JobRecord struct {
 	// MetDeadline: an SLO job that completed by its deadline.
 	MetDeadline bool
 	Preemptions int
+
+	// A task-level job (Tasks > 0; Job.TaskLevel) has no final run: Start
+	// is its first task's start, End its last task's end; it Started once
+	// a task started and Completed once every task completed; Partitions
+	// are every partition a task ran in, and Slowed tells a task off the
+	// preferred partitions. Nodes is its width (tasks × task nodes) and
+	// Runtime its mean task duration.
+	Tasks, TasksStarted, TasksDone int
+	// TaskWaitSum is Σ (task start − Submit) over the started tasks
+	// (seconds); TaskWork the node-seconds of its completed tasks within
+	// the simulated span (SimResult.End), as BusyNodeSeconds counts them.
+	TaskWaitSum, TaskWork float64
 }
 
 // CycleRecord is what the simulator keeps of one cycle. The cluster's
@@ -101,6 +121,9 @@ type CycleRecord struct {
 // preempted.
 type RunRecord struct {
 	JobID int
+	// Task is the task of a task-level job the run is (0 for a gang job):
+	// each task has one run.
+	Task int
 	// Start and End of the run (seconds). End is the completion or the
 	// preemption; a run under way when the simulation stops goes on to its
 	// end (Sim.finish), which may lie past SimResult.End.
@@ -141,6 +164,12 @@ type simJob struct {
 	end     float64          // of the current run
 	run     int              // run number, to drop stale completion events
 	rec     JobRecord
+	// waiting and tasks are a task-level job's waiting tasks (ascending)
+	// and running tasks (by index). Both are shared with the State handed
+	// to the scheduler, so they are replaced, never edited, as are the
+	// pending and running values.
+	waiting []int
+	tasks   []planner.RunningTask
 }
 
 // Sim is one simulation in progress: one scheduler on one input. Step runs
@@ -167,7 +196,10 @@ type Sim struct {
 	done     bool
 
 	runs         []RunRecord // every run that ended, in the order they ended
-	pendingNodes int         // Σ nodes of the pending jobs
+	pendingNodes int         // Σ nodes of the pending jobs (of the waiting tasks of task-level jobs)
+	// units are shared allocations of one task: units[r][n] holds n
+	// nodes of partition r (read-only: RunRecord.Alloc of task runs).
+	units []map[int][]int
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -211,6 +243,9 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		sj := &simJob{job: j}
 		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
 			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime}
+		if j.TaskLevel() {
+			sj.rec.Tasks = j.Tasks()
+		}
 		s.byID[j.ID] = sj
 		s.jobs = append(s.jobs, sj)
 		lastSubmit = max(lastSubmit, j.Submit)
@@ -234,9 +269,12 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	if lastSubmit > s.window {
 		return nil, fmt.Errorf("%w: a job is submitted at %g s, after the window of %g s", ErrInvalidInput, lastSubmit, s.window)
 	}
-	if cfg.Drain > 0 {
+	switch {
+	case cfg.Drain > 0:
 		s.limit = s.window + cfg.Drain
-	} else {
+	case lastDeadline == 0 && HasTasks(in.Jobs):
+		s.limit = TaskDrainWindows * s.window
+	default:
 		s.limit = max(s.window, min(lastDeadline, 2*s.window))
 	}
 	return s, nil
@@ -333,6 +371,10 @@ func (s *Sim) complete(t float64) {
 	for s.events.Len() > 0 && s.events[0].end <= t {
 		ev := heap.Pop(&s.events).(completion)
 		sj := s.byID[ev.id]
+		if sj.job.TaskLevel() {
+			s.completeTask(sj, ev)
+			continue
+		}
 		if sj.running == nil || sj.run != ev.run {
 			continue // preempted since
 		}
@@ -349,7 +391,7 @@ func (s *Sim) complete(t float64) {
 		}
 		s.removeRunning(sj)
 		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
-		c := planner.Completion{Job: &sj.job, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
+		c := planner.Completion{Job: &sj.job, JobDone: true, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
 			Slowed: r.Slowed, Slowdown: 1, Speed: s.in.Cluster.SpeedOf(r.Alloc)}
 		if r.Slowed {
 			c.Slowdown = s.in.Cluster.Slowdown
@@ -366,10 +408,18 @@ func (s *Sim) arrive(t float64) {
 	}
 }
 
-// enqueue puts sj in the pending list, kept in (submit, id) order.
+// enqueue puts sj in the pending list, kept in (submit, id) order; a
+// task-level job arrives with every task waiting.
 func (s *Sim) enqueue(sj *simJob) {
 	if sj.pending == nil {
 		sj.pending = &planner.Pending{Job: &sj.job}
+		if sj.job.TaskLevel() {
+			sj.waiting = make([]int, sj.job.Tasks())
+			for k := range sj.waiting {
+				sj.waiting[k] = k
+			}
+			sj.pending.Waiting = sj.waiting
+		}
 	}
 	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
 	s.pending = slices.Insert(s.pending, i, sj)
@@ -463,6 +513,7 @@ func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 	for _, pl := range d.Start {
 		s.start(now, s.byID[pl.JobID], pl.Alloc)
 	}
+	s.startTasks(now, d.StartTasks)
 	return lost
 }
 
@@ -490,6 +541,164 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)
 	heap.Push(&s.events, completion{end: sj.end, id: sj.job.ID, run: sj.run})
+}
+
+// startTasks starts valid task placements (Decision.Validate), job by job
+// in the order the decision first names them.
+func (s *Sim) startTasks(now float64, starts []planner.TaskPlacement) {
+	if len(starts) == 0 {
+		return
+	}
+	var order []int          // job ids, first named first
+	byJob := map[int][]int{} // job id → indices into starts
+	for i, ts := range starts {
+		if _, ok := byJob[ts.JobID]; !ok {
+			order = append(order, ts.JobID)
+		}
+		byJob[ts.JobID] = append(byJob[ts.JobID], i)
+	}
+	for _, id := range order {
+		sj := s.byID[id]
+		idx := byJob[id]
+		started := make([]int, len(idx))
+		tasks := slices.Grow(slices.Clone(sj.tasks), len(idx))
+		var alloc []int
+		if sj.running != nil {
+			alloc = slices.Clone(sj.running.Alloc)
+		} else {
+			alloc = make([]int, len(s.free))
+		}
+		for k, i := range idx {
+			ts := starts[i]
+			started[k] = ts.Task
+			s.free[ts.Partition] -= sj.job.TaskNodes
+			alloc[ts.Partition] += sj.job.TaskNodes
+			tasks = append(tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
+			end := now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition)
+			heap.Push(&s.events, completion{end: end, id: id, task: ts.Task})
+			rec := &sj.rec
+			if rec.TasksStarted == 0 {
+				rec.Started, rec.Start = true, now
+			}
+			rec.TasksStarted++
+			rec.TaskWaitSum += now - sj.job.Submit
+			if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
+				rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
+			}
+			rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
+		}
+		slices.Sort(started)
+		slices.SortFunc(tasks, byTask)
+		sj.tasks = tasks
+		sj.waiting = without(sj.waiting, started)
+		s.pendingNodes -= len(started) * sj.job.TaskNodes
+		if len(sj.waiting) == 0 {
+			i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+			s.pending = slices.Delete(s.pending, i, i+1)
+			sj.pending = nil
+		} else {
+			sj.pending = &planner.Pending{Job: &sj.job, Waiting: sj.waiting}
+		}
+		if sj.running == nil {
+			j, _ := slices.BinarySearchFunc(s.running, sj, byID)
+			s.running = slices.Insert(s.running, j, sj)
+		}
+		s.setTaskRunning(sj, alloc)
+	}
+}
+
+// setTaskRunning replaces the running value of a task-level job with one
+// holding alloc and its running tasks.
+func (s *Sim) setTaskRunning(sj *simJob, alloc []int) {
+	slowed := false
+	for _, rt := range sj.tasks {
+		slowed = slowed || !sj.job.IsPreferred(rt.Partition)
+	}
+	sj.running = &planner.Running{Job: &sj.job, Start: sj.rec.Start, Alloc: alloc, Slowed: slowed,
+		Tasks: sj.tasks, Done: sj.rec.TasksDone}
+}
+
+// completeTask ends the task of a completion event: it frees the task's
+// nodes, counts its work, records its run, completes the job with its
+// last task, and tells the scheduler.
+func (s *Sim) completeTask(sj *simJob, ev completion) {
+	i, ok := slices.BinarySearchFunc(sj.tasks, ev.task, func(rt planner.RunningTask, k int) int { return cmp.Compare(rt.Task, k) })
+	if !ok {
+		return // cannot happen: tasks are never preempted
+	}
+	rt := sj.tasks[i]
+	n := sj.job.TaskNodes
+	sj.tasks = slices.Delete(slices.Clone(sj.tasks), i, i+1)
+	s.free[rt.Partition] += n
+	work := float64(n) * (ev.end - rt.Start)
+	s.busy += work
+	rec := &sj.rec
+	rec.TaskWork += work
+	rec.TasksDone++
+	unit := s.unit(rt.Partition, n)
+	s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Task: rt.Task, Start: rt.Start, End: ev.end, Alloc: unit})
+	if len(sj.tasks) == 0 {
+		s.removeRunning(sj)
+	} else {
+		alloc := slices.Clone(sj.running.Alloc)
+		alloc[rt.Partition] -= n
+		s.setTaskRunning(sj, alloc)
+	}
+	done := rec.TasksDone == rec.Tasks
+	if done {
+		s.lastEnd = max(s.lastEnd, ev.end)
+		rec.Completed, rec.End = true, ev.end
+		if sj.job.Class == workloads.SLO {
+			rec.MetDeadline = ev.end <= sj.job.Deadline
+		}
+	}
+	slowed := !sj.job.IsPreferred(rt.Partition)
+	c := planner.Completion{Job: &sj.job, Task: rt.Task, JobDone: done, Start: rt.Start, End: ev.end,
+		Runtime: ev.end - rt.Start, Slowed: slowed, Slowdown: 1, Speed: s.in.Cluster.Speed(rt.Partition)}
+	if slowed {
+		c.Slowdown = s.in.Cluster.Slowdown
+	}
+	s.sched.Observe(c)
+}
+
+// unit is the shared allocation of n nodes in partition r.
+func (s *Sim) unit(r, n int) []int {
+	if s.units == nil {
+		s.units = make([]map[int][]int, len(s.free))
+	}
+	if s.units[r] == nil {
+		s.units[r] = map[int][]int{}
+	}
+	a, ok := s.units[r][n]
+	if !ok {
+		a = make([]int, len(s.free))
+		a[r] = n
+		s.units[r][n] = a
+	}
+	return a
+}
+
+// taskEnd is when a running task of sj ends.
+func (s *Sim) taskEnd(sj *simJob, rt planner.RunningTask) float64 {
+	return rt.Start + sj.job.TaskDurations[rt.Task]*s.in.Cluster.TaskFactor(&sj.job, rt.Partition)
+}
+
+func byTask(a, b planner.RunningTask) int { return cmp.Compare(a.Task, b.Task) }
+
+// without is a fresh slice of the elements of sorted a not in sorted b.
+func without(a, b []int) []int {
+	out := make([]int, 0, len(a)-len(b))
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // checkCapacity verifies the books: free[r] = nodes(r) − Σ running alloc[r] ≥ 0.
@@ -528,7 +737,15 @@ func (s *Sim) finish() {
 		end = max(s.window, s.lastEnd)
 	}
 	for _, sj := range s.running {
-		s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
+		if !sj.job.TaskLevel() {
+			s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
+			continue
+		}
+		for _, rt := range sj.tasks {
+			over := float64(sj.job.TaskNodes) * (s.taskEnd(sj, rt) - end)
+			s.busy -= over
+			sj.rec.TaskWork -= over
+		}
 	}
 	s.complete(math.Inf(1))
 	s.limit = end
@@ -550,7 +767,10 @@ func (s *Sim) Result() *SimResult {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.JobID, b.JobID)
+		if c := cmp.Compare(a.JobID, b.JobID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Task, b.Task)
 	})
 	for _, sj := range s.jobs {
 		rec := sj.rec
@@ -561,9 +781,11 @@ func (s *Sim) Result() *SimResult {
 	return r
 }
 
+// completion is the end of a gang job's run (run: its number) or of a
+// task of a task-level job (task: its index).
 type completion struct {
-	end     float64
-	id, run int
+	end           float64
+	id, run, task int
 }
 
 type completionHeap []completion
@@ -573,7 +795,10 @@ func (h completionHeap) Less(i, j int) bool {
 	if h[i].end != h[j].end {
 		return h[i].end < h[j].end
 	}
-	return h[i].id < h[j].id
+	if h[i].id != h[j].id {
+		return h[i].id < h[j].id
+	}
+	return h[i].task < h[j].task
 }
 func (h completionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *completionHeap) Push(x any)   { *h = append(*h, x.(completion)) }

@@ -48,6 +48,11 @@ const (
 	// pending, so a tiny interval (1 ns) makes a run that never ends; one
 	// cycle per simulated second is already 18,000 cycles for 5 hours.
 	minInterval = time.Second
+	// taskInterval is the default interval of a workload of task-level
+	// jobs: their schedulers (GS and its estimators, SLearn §5.1) hand
+	// each node to a task as soon as it frees, and tasks of seconds would
+	// wait most of a 60 s cycle for it; a cycle costs them little.
+	taskInterval = time.Second
 )
 
 // simulateFlags are the settings of `planner simulate` (DESIGN.md, CLI
@@ -158,7 +163,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.StringSliceVar(&f.schedulers, "schedulers", reg.Defaults(), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode it sets the work limit, see above)")
-	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
+	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: the scheduler's default)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
@@ -341,6 +346,9 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	in, params, err := loadInput(f)
 	if err != nil {
 		return experiments.Input{}, experiments.RunConfig{}, err
+	}
+	if !f.intervalGiven && experiments.HasTasks(in.Jobs) {
+		f.interval = taskInterval
 	}
 	// A generator's window was checked with the flags; a file's is known
 	// now.

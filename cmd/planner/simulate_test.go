@@ -128,8 +128,8 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns, then those of the wait, slowdown and fairness
-	// metrics.
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown" {
+	// metrics, then those of task-level jobs.
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,tasks,task_work_node_s" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
