@@ -70,6 +70,7 @@ func TestParamsErrors(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(gen+"/"+tc.name, func(t *testing.T) {
 				p := defaults(t, gen)
+				p.Nodes, p.Racks = 256, DefaultRacks // the layout the messages speak of
 				tc.mutate(&p)
 				_, err := Generate(gen, p)
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.HasPrefix(err.Error(), gen+" workload: ") {
@@ -215,6 +216,7 @@ func TestSLOJobs(t *testing.T) {
 func testSLOJobs(t *testing.T, gen string, slacks []float64, racks int, frac float64, want int) {
 	p := defaults(t, gen)
 	p.SlackPct, p.Racks, p.PreferredFraction = slacks, racks, frac
+	p.SLOShare = 0.5 // the task-level generators' default is best-effort only
 	w := generateEnv(t, gen, p)
 	used := map[float64]int{}
 	for _, jobs := range [][]Job{w.History, w.Jobs} {

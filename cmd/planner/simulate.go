@@ -205,6 +205,11 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := checkUsed(givenFlags(fs), generatorFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
+	if experiments.HasTasks(in.Jobs) {
+		if err := reg.CheckTasks(f.schedulers, in.Name); err != nil {
+			return usageError{fmt.Errorf("--schedulers: %w", err)}
+		}
+	}
 	// The results directory and the log file are checked before the run,
 	// so that a bad --out or --log-file fails at once rather than after it.
 	if err := checkOutDir(f.out); err != nil {
