@@ -92,6 +92,10 @@ type Metrics struct {
 	Cycles, Preemptions int
 	// Job counts.
 	SLOJobs, BEJobs, Completed int
+	// Task are the metrics of a run of task-level jobs (TaskMetrics),
+	// listed after the others; nil for a workload of gang jobs, whose
+	// reports do not name them.
+	Task *TaskMetrics
 }
 
 // Metric is one named value of a report.
@@ -130,7 +134,7 @@ type metricRef struct {
 // refs is the one list of metric names, in report order, with the fields
 // they name.
 func (m *Metrics) refs() []metricRef {
-	return []metricRef{
+	refs := []metricRef{
 		{name: "slo_miss_rate", f: &m.SLOMissRate},
 		{name: "goodput_machine_hours", f: &m.Goodput},
 		{name: "slo_goodput_machine_hours", f: &m.SLOGoodput},
@@ -164,16 +168,48 @@ func (m *Metrics) refs() []metricRef {
 		{name: "be_jobs", i: &m.BEJobs},
 		{name: "completed_jobs", i: &m.Completed},
 	}
+	if m.Task != nil {
+		refs = append(refs, m.Task.refs()...)
+	}
+	return refs
+}
+
+// listFor is List, with the task metrics as undefined (NaN) when task is
+// set and m has none: the columns of a report some of whose runs have them.
+func (m Metrics) listFor(task bool) []Metric {
+	if task && m.Task == nil {
+		m.Task = &TaskMetrics{}
+		l := m.List()
+		for k := len(l) - len(m.Task.refs()); k < len(l); k++ {
+			l[k].Value = math.NaN()
+		}
+		return l
+	}
+	return m.List()
+}
+
+// anyTask reports whether one of ms has task metrics.
+func anyTask(ms []Metrics) bool {
+	for _, m := range ms {
+		if m.Task != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseMetrics reads a "metrics" object as metricsJSON writes it. A float
-// metric that is missing or null is NaN; unknown names are an error.
+// metric that is missing or null is NaN; unknown names are an error. The
+// task metrics are read when the object has nwt_mean.
 func ParseMetrics(raw json.RawMessage) (Metrics, error) {
 	var in map[string]*float64
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return Metrics{}, fmt.Errorf("metrics: %w", err)
 	}
 	var m Metrics
+	if _, ok := in["nwt_mean"]; ok {
+		m.Task = &TaskMetrics{}
+	}
 	known := map[string]bool{}
 	for _, r := range m.refs() {
 		known[r.name] = true

@@ -32,6 +32,10 @@ type Report struct {
 	// into WriteJSON's output: the standard output of the same settings
 	// stays byte-identical.
 	Provenance *Provenance
+	// SpeedupReference, when it names a run's scheduler, adds the JCT
+	// speedups of that scheduler over every other run (Speedups) to the
+	// JSON ("speedup_reference", "speedups") and to the table.
+	SpeedupReference string
 }
 
 type runJSON struct {
@@ -54,7 +58,12 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 		Provenance *Provenance `json:"provenance,omitempty"`
 		Config     any         `json:"config"`
 		Runs       []runJSON   `json:"runs"`
-	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
+		Reference  string      `json:"speedup_reference,omitempty"`
+		Speedups   []Speedup   `json:"speedups,omitempty"`
+	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs)), Speedups: Speedups(r.Runs, r.SpeedupReference)}
+	if out.Speedups != nil {
+		out.Reference = r.SpeedupReference
+	}
 	for i, run := range r.Runs {
 		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
 			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
@@ -116,7 +125,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, run := range r.Runs {
+		if run.Metrics.Task != nil {
+			return r.writeTaskTable(w)
+		}
+	}
+	return nil
 }
 
 func fmtF(v float64, prec int) string {
@@ -144,7 +161,12 @@ var runColumns = []string{"scheduler", "workload", "seed"}
 func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []string, lead func(*RunResult) []string) error {
 	cw := csv.NewWriter(w)
 	head = append(slices.Clone(head), runColumns...)
-	for _, m := range (Metrics{}).List() {
+	ms := make([]Metrics, len(runs))
+	for i := range runs {
+		ms[i] = runs[i].Metrics
+	}
+	task := anyTask(ms)
+	for _, m := range (Metrics{}).listFor(task) {
 		if !(m.Timing && deterministic) {
 			head = append(head, m.Name)
 		}
@@ -159,7 +181,7 @@ func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []stri
 			row = lead(run)
 		}
 		row = append(row, run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10))
-		for _, m := range run.Metrics.List() {
+		for _, m := range run.Metrics.listFor(task) {
 			if !(m.Timing && deterministic) {
 				row = append(row, csvFloat(m.Value))
 			}

@@ -191,6 +191,13 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 		return nil, err
 	}
 	m := res.Metrics()
+	if HasTasks(in.Jobs) {
+		var est []planner.EstimateRecord
+		if e, ok := s.(planner.Estimating); ok {
+			est = e.Estimates()
+		}
+		m.Task = ComputeTaskMetrics(res.Jobs, est)
+	}
 	log.Info().Float64("slo_miss_rate", m.SLOMissRate).Float64("goodput_machine_hours", m.Goodput).
 		Float64("utilization", m.Utilization).Int("cycles", m.Cycles).Dur("wall", time.Since(wall)).Msg("run finished")
 	if m.Fallbacks > 0 || m.SolverTimeLimited > 0 {

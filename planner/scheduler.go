@@ -198,3 +198,22 @@ func (c Completion) PreferredRuntime() float64 {
 	}
 	return rt
 }
+
+// EstimateRecord is what a policy that sizes jobs by a runtime estimate
+// believed of one job, for reports: the estimate it scheduled the job by
+// (the mean task runtime of a task-level job, a gang job's runtime;
+// seconds on preferred nodes of speed 1), the priority queue that put the
+// job in, and the queue its true runtime would have (the same rule on
+// Job.Runtime). Tasks is the job's tasks (1 for a gang).
+type EstimateRecord struct {
+	JobID, Tasks     int
+	Estimate         float64
+	Queue, TrueQueue int
+}
+
+// Estimating is a Scheduler that reports, after a run, the estimates it
+// sized jobs by (the prediction error and queue metrics of SLearn
+// §5.2.3–5.2.4).
+type Estimating interface {
+	Estimates() []EstimateRecord
+}

@@ -75,6 +75,9 @@ type runtimeClass struct {
 	// Pareto on [1, gangMax] with tail index gangAlpha, floored.
 	gangAlpha float64
 	gangMax   float64
+	// widths, in a task-level environment, replace its task model's
+	// widths for the class's names (0: the model's).
+	widths []widthBand
 }
 
 // sizeRankNoise is the standard deviation of the noise on ln(nodes ×
@@ -187,7 +190,7 @@ func drawCatalog(m *envModel, p *Params, rng *rand.Rand) *catalog {
 			n.mu = math.Log(logUniform(rng, cls.medLo, cls.medHi))
 			n.drift = p.Drift * rng.NormFloat64()
 			if m.tasks != nil {
-				n.nodes = m.tasks.drawWidth(rng)
+				n.nodes = m.tasks.drawWidth(rng, cls.widths)
 			} else {
 				n.nodes = gangSize(rng, cls, p.Nodes, m.pow2Gangs)
 			}

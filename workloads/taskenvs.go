@@ -4,8 +4,8 @@ package workloads
 // 2STrace): jobs of 1–150 one-node tasks whose mean task runtime varies a
 // lot across a job name's history (Table 4: CoV over time P50 1.00, P90
 // 3.10) but little across the tasks of one job (CoV over space P50 0.18,
-// P90 0.55). 19% of jobs are thin (fewer than 3 tasks) and about 40% have
-// exactly 4 tasks (§5.2.8).
+// P90 0.55). 19% of jobs are thin (fewer than 3 tasks), mostly long, and
+// about 40% have exactly 4 tasks (§5.2.8).
 var twoSigmaModel = envModel{
 	name: GeneratorTwoSigma,
 	difficulty: func(p *Params) {
@@ -17,9 +17,9 @@ var twoSigmaModel = envModel{
 		p.VariableShare = 0.4
 	},
 	classes: []runtimeClass{
-		{kind: "short", share: 0.35, names: 120, medLo: 10, medHi: 100},
-		{kind: "medium", share: 0.40, names: 120, medLo: 100, medHi: 1000},
-		{kind: "long", share: 0.25, names: 80, medLo: 1000, medHi: 4000},
+		{kind: "short", share: 0.30, names: 120, medLo: 15, medHi: 150, widths: twoSigmaWidths(0.05, 0.45)},
+		{kind: "medium", share: 0.45, names: 120, medLo: 150, medHi: 1500, widths: twoSigmaWidths(0.15, 0.40)},
+		{kind: "long", share: 0.25, names: 80, medLo: 1000, medHi: 5000, widths: twoSigmaWidths(0.45, 0.30)},
 	},
 	nameZipf:      0.8,
 	userZipf:      0.8,
@@ -28,16 +28,24 @@ var twoSigmaModel = envModel{
 	numApps:       10,
 	stableSigma:   [2]float64{0.4, 0.8},
 	variableSigma: [2]float64{2.0, 3.0},
-	tasks: &taskModel{
-		widths: []widthBand{
-			{weight: 0.10, lo: 1, hi: 1},
-			{weight: 0.09, lo: 2, hi: 2},
-			{weight: 0.40, lo: 4, hi: 4},
-			{weight: 0.41, lo: 5, hi: 150, alpha: 0.5},
-		},
+	tasks: &taskModel{ // widths: per class
 		maxTasks:  150,
 		covMedian: 0.12, covSigma: 0.7, covMax: 2,
 	},
+}
+
+// twoSigmaWidths are the width bands of a 2Sigma-like runtime class:
+// thin names (1 or 2 tasks, even odds) with weight thin, names of 4 tasks
+// with weight four, wider ones the rest. Thin names are mostly of the long
+// class, so that thin jobs are mostly large (SLearn Table 8: 14% of jobs
+// thin and of ≥ 10³ s, 5% thin and smaller).
+func twoSigmaWidths(thin, four float64) []widthBand {
+	return []widthBand{
+		{weight: thin / 2, lo: 1, hi: 1},
+		{weight: thin / 2, lo: 2, hi: 2},
+		{weight: four, lo: 4, hi: 4},
+		{weight: 1 - thin - four, lo: 5, hi: 150, alpha: 0.5},
+	}
 }
 
 // google2011TasksModel is the Google 2011-like task environment (SLearn

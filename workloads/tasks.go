@@ -41,16 +41,19 @@ type widthBand struct {
 // minTaskRuntime is the shortest generated task (seconds).
 const minTaskRuntime = 1.0
 
-// drawWidth draws a name's typical task count: a band by weight, then
-// its bounded Pareto.
-func (t *taskModel) drawWidth(rng *rand.Rand) int {
-	cum := make([]float64, len(t.widths))
+// drawWidth draws a name's typical task count: a band of bands (the
+// class's, else the model's) by weight, then its bounded Pareto.
+func (t *taskModel) drawWidth(rng *rand.Rand, bands []widthBand) int {
+	if len(bands) == 0 {
+		bands = t.widths
+	}
+	cum := make([]float64, len(bands))
 	acc := 0.0
-	for i, b := range t.widths {
+	for i, b := range bands {
 		acc += b.weight
 		cum[i] = acc
 	}
-	b := t.widths[weighted(rng, cum)]
+	b := bands[weighted(rng, cum)]
 	if b.lo == b.hi {
 		return b.lo
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/planner/threesigma"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
@@ -232,7 +233,8 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	prov.Finish(time.Now())
-	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig(), Provenance: prov}
+	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig(), Provenance: prov,
+		SpeedupReference: slearn.Name}
 	if f.format == "table" {
 		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)

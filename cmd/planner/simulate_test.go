@@ -202,7 +202,7 @@ func TestSimulateBadInput(t *testing.T) {
 		want  string
 		usage bool
 	}{
-		{"unknown scheduler", simArgs("--schedulers", "prio,fifo"), `unknown scheduler "fifo"`, true},
+		{"unknown scheduler", simArgs("--schedulers", "prio,lifo"), `unknown scheduler "lifo"`, true},
 		{"negative load", simArgs("--load", "-1"), "--load: must be > 0", true},
 		{"zero nodes", simArgs("--nodes", "0"), "--nodes", true},
 		{"unknown format", simArgs("--format", "xml"), "--format", true},
@@ -376,5 +376,36 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 				t.Fatalf("error %v (exit %d), want %q, exit 1", err, exitCode(err), tc.want)
 			}
 		})
+	}
+}
+
+// TestSimulateTasks: a task-level generator runs on the GS family, every
+// second unless --interval is given, and the JSON has the task metrics and
+// the speedups of slearn.
+func TestSimulateTasks(t *testing.T) {
+	out, _, err := runCLI(t, "simulate", "--workload", "google2011-tasks", "--hours", "1", "--schedulers", "slearn,fifo",
+		"--parallel", "1", "-q", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Config struct {
+			Nodes    int    `json:"nodes"`
+			Interval string `json:"interval"`
+		} `json:"config"`
+		Runs []struct {
+			Metrics map[string]*float64 `json:"metrics"`
+		} `json:"runs"`
+		Speedups []struct {
+			Baseline string  `json:"baseline"`
+			Mean     float64 `json:"jct_mean_speedup"`
+		} `json:"speedups"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Config.Nodes != 150 || rep.Config.Interval != "1s" || len(rep.Runs) != 2 || rep.Runs[0].Metrics["nwt_mean"] == nil ||
+		len(rep.Speedups) != 1 || rep.Speedups[0].Baseline != "fifo" || !(rep.Speedups[0].Mean > 0) {
+		t.Errorf("report %+v", rep)
 	}
 }
