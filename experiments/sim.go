@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +51,10 @@ type SimConfig struct {
 	// Log receives a debug line per cycle and per decision (the zero
 	// Logger logs nothing).
 	Log zerolog.Logger
+	// DropRuns leaves SimResult.Runs empty instead of recording every run
+	// (a run per task of a task-level job): for runs too large to chart,
+	// whose metrics do not need them.
+	DropRuns bool
 }
 
 // TaskDrainWindows is the default drain limit of a workload of task-level
@@ -164,12 +167,9 @@ type simJob struct {
 	end     float64          // of the current run
 	run     int              // run number, to drop stale completion events
 	rec     JobRecord
-	// waiting and tasks are a task-level job's waiting tasks (ascending)
-	// and running tasks (by index). Both are shared with the State handed
-	// to the scheduler, so they are replaced, never edited, as are the
-	// pending and running values.
+	// waiting are a task-level job's waiting tasks, ascending (its
+	// Pending.Waiting); its running tasks are running.Tasks.
 	waiting []int
-	tasks   []planner.RunningTask
 }
 
 // Sim is one simulation in progress: one scheduler on one input. Step runs
@@ -200,6 +200,11 @@ type Sim struct {
 	// units are shared allocations of one task: units[r][n] holds n
 	// nodes of partition r (read-only: RunRecord.Alloc of task runs).
 	units []map[int][]int
+	// started is startJobTasks' scratch list of task indices.
+	started []int
+	// bufs hold the lists of each cycle's State, the scheduler's and the
+	// one its decision is checked against, from cycle to cycle.
+	bufs [2]planner.State
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -307,7 +312,7 @@ func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if _, _, err := s.Step(ctx); err != nil {
+		if _, _, err := s.step(ctx, false); err != nil {
 			return nil, err
 		}
 	}
@@ -319,9 +324,15 @@ func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
 // Observes each), admits the jobs submitted by t (by submit time, then id),
 // then — if any job is pending — asks the scheduler for a decision and
 // enacts it (preemptions first, then starts, each checked). Boundaries with
-// nothing pending are skipped. It returns the state the scheduler saw and
+// nothing pending are skipped. It returns the state the scheduler saw (a
+// copy: the simulator updates its own as it carries the decision out) and
 // its decision (both nil when no cycle ran because the run ended).
 func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, error) {
+	return s.step(ctx, true)
+}
+
+// step is Step; keep asks for a copy of the cycle's state.
+func (s *Sim) step(ctx context.Context, keep bool) (*planner.State, *planner.Decision, error) {
 	if s.done {
 		return nil, nil, nil
 	}
@@ -350,7 +361,7 @@ func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, erro
 			s.k = max(s.k+1, int(math.Ceil(nextT/s.cfg.Interval)))
 			continue
 		}
-		st, d, err := s.cycle(ctx, t)
+		st, d, err := s.cycle(ctx, t, keep)
 		s.k++
 		return st, d, err
 	}
@@ -369,7 +380,7 @@ func (s *Sim) progress(t float64) {
 // complete ends every run whose end ≤ t.
 func (s *Sim) complete(t float64) {
 	for s.events.Len() > 0 && s.events[0].end <= t {
-		ev := heap.Pop(&s.events).(completion)
+		ev := s.events.pop()
 		sj := s.byID[ev.id]
 		if sj.job.TaskLevel() {
 			s.completeTask(sj, ev)
@@ -390,7 +401,9 @@ func (s *Sim) complete(t float64) {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
 		s.removeRunning(sj)
-		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
+		if !s.cfg.DropRuns {
+			s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
+		}
 		c := planner.Completion{Job: &sj.job, JobDone: true, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
 			Slowed: r.Slowed, Slowdown: 1, Speed: s.in.Cluster.SpeedOf(r.Alloc)}
 		if r.Slowed {
@@ -446,23 +459,37 @@ func (s *Sim) removeRunning(sj *simJob) {
 // State is the cluster as the scheduler sees it at time now. Slices are
 // fresh copies; the Job, Pending and Running values are the simulator's and
 // must be treated as read-only.
-func (s *Sim) State(now float64) *planner.State {
-	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval,
-		Pending: make([]*planner.Pending, len(s.pending)), Running: make([]*planner.Running, len(s.running))}
-	for i, sj := range s.pending {
-		st.Pending[i] = sj.pending
+func (s *Sim) State(now float64) *planner.State { return s.state(now, nil) }
+
+// state is State with its Pending and Running lists in buf's memory (its
+// lists from an earlier cycle: a State is valid for its cycle only).
+func (s *Sim) state(now float64, buf *planner.State) *planner.State {
+	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval}
+	if buf != nil {
+		st.Pending, st.Running = buf.Pending[:0], buf.Running[:0]
 	}
-	for i, sj := range s.running {
-		st.Running[i] = sj.running
+	for _, sj := range s.pending {
+		st.Pending = append(st.Pending, sj.pending)
+	}
+	for _, sj := range s.running {
+		st.Running = append(st.Running, sj.running)
+	}
+	if buf != nil {
+		buf.Pending, buf.Running = st.Pending, st.Running
 	}
 	return st
 }
 
-func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.Decision, error) {
-	st := s.State(now)
+// cycle runs the scheduler at now and carries its decision out; keep
+// returns a copy of the state it saw rather than the state itself.
+func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
+	st := s.state(now, &s.bufs[0])
 	wall := time.Now() // a measurement of the scheduler, not the simulated clock
 	d, err := s.sched.Schedule(ctx, st)
 	elapsed := time.Since(wall)
+	if keep {
+		st = st.Clone()
+	}
 	if err != nil {
 		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 	}
@@ -472,8 +499,10 @@ func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.
 	// The simulator never repairs a decision: one that breaks the cluster
 	// contract ends the run with the error. It is checked against the
 	// simulator's own books, not the copy the scheduler was handed.
-	if err := d.Validate(s.State(now)); err != nil {
-		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+	if !d.Empty() {
+		if err := d.Validate(s.state(now, &s.bufs[1])); err != nil {
+			return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+		}
 	}
 	lost := s.enact(now, d)
 	free, err := s.checkCapacity()
@@ -501,7 +530,9 @@ func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 		work := float64(sj.job.Nodes) * (now - r.Start)
 		s.busy += work
 		lost += work
-		s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
+		if !s.cfg.DropRuns {
+			s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
+		}
 		s.removeRunning(sj)
 		sj.pending.Preemptions++
 		sj.rec.Preemptions++
@@ -540,109 +571,98 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)
-	heap.Push(&s.events, completion{end: sj.end, id: sj.job.ID, run: sj.run})
+	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run})
 }
 
-// startTasks starts valid task placements (Decision.Validate), job by job
-// in the order the decision first names them.
+// startTasks starts valid task placements (Decision.Validate), a job's
+// consecutive placements at a time.
 func (s *Sim) startTasks(now float64, starts []planner.TaskPlacement) {
-	if len(starts) == 0 {
-		return
-	}
-	var order []int          // job ids, first named first
-	byJob := map[int][]int{} // job id → indices into starts
-	for i, ts := range starts {
-		if _, ok := byJob[ts.JobID]; !ok {
-			order = append(order, ts.JobID)
+	for i := 0; i < len(starts); {
+		k := i + 1
+		for k < len(starts) && starts[k].JobID == starts[i].JobID {
+			k++
 		}
-		byJob[ts.JobID] = append(byJob[ts.JobID], i)
-	}
-	for _, id := range order {
-		sj := s.byID[id]
-		idx := byJob[id]
-		started := make([]int, len(idx))
-		tasks := slices.Grow(slices.Clone(sj.tasks), len(idx))
-		var alloc []int
-		if sj.running != nil {
-			alloc = slices.Clone(sj.running.Alloc)
-		} else {
-			alloc = make([]int, len(s.free))
-		}
-		for k, i := range idx {
-			ts := starts[i]
-			started[k] = ts.Task
-			s.free[ts.Partition] -= sj.job.TaskNodes
-			alloc[ts.Partition] += sj.job.TaskNodes
-			tasks = append(tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
-			end := now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition)
-			heap.Push(&s.events, completion{end: end, id: id, task: ts.Task})
-			rec := &sj.rec
-			if rec.TasksStarted == 0 {
-				rec.Started, rec.Start = true, now
-			}
-			rec.TasksStarted++
-			rec.TaskWaitSum += now - sj.job.Submit
-			if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
-				rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
-			}
-			rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
-		}
-		slices.Sort(started)
-		slices.SortFunc(tasks, byTask)
-		sj.tasks = tasks
-		sj.waiting = without(sj.waiting, started)
-		s.pendingNodes -= len(started) * sj.job.TaskNodes
-		if len(sj.waiting) == 0 {
-			i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
-			s.pending = slices.Delete(s.pending, i, i+1)
-			sj.pending = nil
-		} else {
-			sj.pending = &planner.Pending{Job: &sj.job, Waiting: sj.waiting}
-		}
-		if sj.running == nil {
-			j, _ := slices.BinarySearchFunc(s.running, sj, byID)
-			s.running = slices.Insert(s.running, j, sj)
-		}
-		s.setTaskRunning(sj, alloc)
+		s.startJobTasks(now, s.byID[starts[i].JobID], starts[i:k])
+		i = k
 	}
 }
 
-// setTaskRunning replaces the running value of a task-level job with one
-// holding alloc and its running tasks.
-func (s *Sim) setTaskRunning(sj *simJob, alloc []int) {
-	slowed := false
-	for _, rt := range sj.tasks {
-		slowed = slowed || !sj.job.IsPreferred(rt.Partition)
+// startJobTasks starts placements of the tasks of one job. The job's
+// pending and running values, and their Waiting and Tasks, are updated in
+// place: a State is valid for its cycle only (plannertest.Snapshot keeps
+// one).
+func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacement) {
+	if sj.running == nil {
+		sj.running = &planner.Running{Job: &sj.job, Alloc: make([]int, len(s.free))}
+		j, _ := slices.BinarySearchFunc(s.running, sj, byID)
+		s.running = slices.Insert(s.running, j, sj)
 	}
-	sj.running = &planner.Running{Job: &sj.job, Start: sj.rec.Start, Alloc: alloc, Slowed: slowed,
-		Tasks: sj.tasks, Done: sj.rec.TasksDone}
+	r, rec, n := sj.running, &sj.rec, sj.job.TaskNodes
+	s.started = s.started[:0]
+	for _, ts := range starts {
+		s.started = append(s.started, ts.Task)
+		s.free[ts.Partition] -= n
+		r.Alloc[ts.Partition] += n
+		r.Tasks = append(r.Tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
+		r.Slowed = r.Slowed || !sj.job.IsPreferred(ts.Partition)
+		s.events.push(completion{end: now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition),
+			id: sj.job.ID, task: ts.Task})
+		if rec.TasksStarted == 0 {
+			rec.Started, rec.Start = true, now
+		}
+		rec.TasksStarted++
+		rec.TaskWaitSum += now - sj.job.Submit
+		if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
+			rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
+		}
+		rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
+	}
+	slices.Sort(s.started)
+	slices.SortFunc(r.Tasks, byTask)
+	r.Start, r.Done = rec.Start, rec.TasksDone
+	sj.waiting = without(sj.waiting, s.started)
+	s.pendingNodes -= len(starts) * n
+	if len(sj.waiting) == 0 {
+		i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+		s.pending = slices.Delete(s.pending, i, i+1)
+		sj.pending = nil
+	} else {
+		sj.pending.Waiting = sj.waiting
+	}
 }
 
 // completeTask ends the task of a completion event: it frees the task's
 // nodes, counts its work, records its run, completes the job with its
 // last task, and tells the scheduler.
 func (s *Sim) completeTask(sj *simJob, ev completion) {
-	i, ok := slices.BinarySearchFunc(sj.tasks, ev.task, func(rt planner.RunningTask, k int) int { return cmp.Compare(rt.Task, k) })
-	if !ok {
+	r := sj.running
+	if r == nil {
 		return // cannot happen: tasks are never preempted
 	}
-	rt := sj.tasks[i]
+	i, ok := slices.BinarySearchFunc(r.Tasks, ev.task, func(rt planner.RunningTask, k int) int { return cmp.Compare(rt.Task, k) })
+	if !ok {
+		return
+	}
+	rt := r.Tasks[i]
 	n := sj.job.TaskNodes
-	sj.tasks = slices.Delete(slices.Clone(sj.tasks), i, i+1)
+	r.Tasks = slices.Delete(r.Tasks, i, i+1)
+	r.Alloc[rt.Partition] -= n
 	s.free[rt.Partition] += n
 	work := float64(n) * (ev.end - rt.Start)
 	s.busy += work
 	rec := &sj.rec
 	rec.TaskWork += work
 	rec.TasksDone++
-	unit := s.unit(rt.Partition, n)
-	s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Task: rt.Task, Start: rt.Start, End: ev.end, Alloc: unit})
-	if len(sj.tasks) == 0 {
+	r.Done = rec.TasksDone
+	slowed := !sj.job.IsPreferred(rt.Partition)
+	if slowed {
+		r.Slowed = slices.ContainsFunc(r.Tasks, func(t planner.RunningTask) bool { return !sj.job.IsPreferred(t.Partition) })
+	}
+	if !s.cfg.DropRuns {
+		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Task: rt.Task, Start: rt.Start, End: ev.end, Alloc: s.unit(rt.Partition, n)})
+	}
+	if len(r.Tasks) == 0 {
 		s.removeRunning(sj)
-	} else {
-		alloc := slices.Clone(sj.running.Alloc)
-		alloc[rt.Partition] -= n
-		s.setTaskRunning(sj, alloc)
 	}
 	done := rec.TasksDone == rec.Tasks
 	if done {
@@ -652,7 +672,6 @@ func (s *Sim) completeTask(sj *simJob, ev completion) {
 			rec.MetDeadline = ev.end <= sj.job.Deadline
 		}
 	}
-	slowed := !sj.job.IsPreferred(rt.Partition)
 	c := planner.Completion{Job: &sj.job, Task: rt.Task, JobDone: done, Start: rt.Start, End: ev.end,
 		Runtime: ev.end - rt.Start, Slowed: slowed, Slowdown: 1, Speed: s.in.Cluster.Speed(rt.Partition)}
 	if slowed {
@@ -685,9 +704,9 @@ func (s *Sim) taskEnd(sj *simJob, rt planner.RunningTask) float64 {
 
 func byTask(a, b planner.RunningTask) int { return cmp.Compare(a.Task, b.Task) }
 
-// without is a fresh slice of the elements of sorted a not in sorted b.
+// without removes from sorted a, in place, the elements of sorted b.
 func without(a, b []int) []int {
-	out := make([]int, 0, len(a)-len(b))
+	out := a[:0]
 	j := 0
 	for _, x := range a {
 		for j < len(b) && b[j] < x {
@@ -741,7 +760,7 @@ func (s *Sim) finish() {
 			s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
 			continue
 		}
-		for _, rt := range sj.tasks {
+		for _, rt := range sj.running.Tasks {
 			over := float64(sj.job.TaskNodes) * (s.taskEnd(sj, rt) - end)
 			s.busy -= over
 			sj.rec.TaskWork -= over
@@ -788,10 +807,14 @@ type completion struct {
 	id, run, task int
 }
 
+// completionHeap is a min-heap of completions by end, then job id, then
+// task: container/heap's algorithm on the concrete type, so that pushes
+// do not box each completion into an interface.
 type completionHeap []completion
 
 func (h completionHeap) Len() int { return len(h) }
-func (h completionHeap) Less(i, j int) bool {
+
+func (h completionHeap) less(i, j int) bool {
 	if h[i].end != h[j].end {
 		return h[i].end < h[j].end
 	}
@@ -800,11 +823,39 @@ func (h completionHeap) Less(i, j int) bool {
 	}
 	return h[i].task < h[j].task
 }
-func (h completionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *completionHeap) Push(x any)   { *h = append(*h, x.(completion)) }
-func (h *completionHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *completionHeap) push(c completion) {
+	*h = append(*h, c)
+	q := *h
+	for j := len(q) - 1; ; {
+		i := (j - 1) / 2 // parent
+		if i == j || !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (h *completionHeap) pop() completion {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && q.less(j2, j) {
+			j = j2
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	c := q[n]
+	*h = q[:n]
+	return c
 }

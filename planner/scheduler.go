@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/plannerhq/planner/workloads"
@@ -35,7 +36,9 @@ type Scheduler interface {
 }
 
 // State is the cluster as a driver sees it at the start of a cycle. Times
-// are seconds on the driver's clock (the simulator's or the service's).
+// are seconds on the driver's clock (the simulator's or the service's). It
+// is valid for its cycle: a driver may update its entries in place as it
+// carries out the decision (Clone keeps a copy).
 type State struct {
 	Now     float64
 	Cluster workloads.Cluster
@@ -45,6 +48,34 @@ type State struct {
 	Running []*Running
 	// Interval is the time to the next cycle (seconds).
 	Interval float64
+}
+
+// FreeNodes is the idle nodes of the cluster, Σ Free.
+func (st *State) FreeNodes() int { return sumNodes(st.Free) }
+
+// Clone copies st deep enough that carrying out a decision does not change
+// it: its Free, Pending and Running entries with their waiting and running
+// tasks (not the jobs). Nil for nil.
+func (st *State) Clone() *State {
+	if st == nil {
+		return nil
+	}
+	c := *st
+	c.Free = slices.Clone(st.Free)
+	c.Pending = make([]*Pending, len(st.Pending))
+	for i, p := range st.Pending {
+		cp := *p
+		cp.Waiting = slices.Clone(p.Waiting)
+		c.Pending[i] = &cp
+	}
+	c.Running = make([]*Running, len(st.Running))
+	for i, r := range st.Running {
+		cr := *r
+		cr.Alloc = slices.Clone(r.Alloc)
+		cr.Tasks = slices.Clone(r.Tasks)
+		c.Running[i] = &cr
+	}
+	return &c
 }
 
 // Pending is a submitted job that is not running: a gang job waiting for

@@ -79,20 +79,13 @@ func decisionErr(id int, rule error, format string, args ...any) error {
 //     nodes each) take at most Free[r] plus the nodes the decision's
 //     preemptions release there.
 //
-// Every driver calls it before carrying a decision out; a nil decision is
-// valid (nothing to do).
+// Every driver calls it before carrying a decision out; a nil or empty
+// decision is valid (nothing to do).
 func (d *Decision) Validate(st *State) error {
-	if d == nil {
+	if d.Empty() {
 		return nil
 	}
-	pending := make(map[int]*Pending, len(st.Pending))
-	for _, p := range st.Pending {
-		pending[p.Job.ID] = p
-	}
-	running := make(map[int]*Running, len(st.Running))
-	for _, r := range st.Running {
-		running[r.Job.ID] = r
-	}
+	pending, running := d.lookup(st)
 	free := make([]int, len(st.Free))
 	copy(free, st.Free)
 	named := make(map[int]bool, len(d.Preempt)+len(d.Start))
@@ -194,4 +187,53 @@ func validateTasks(starts []TaskPlacement, pending map[int]*Pending, running map
 func isWaiting(waiting []int, task int) bool {
 	_, ok := slices.BinarySearch(waiting, task)
 	return ok
+}
+
+// lookup indexes the pending and running entries of st that d names: a
+// decision names few jobs of a long queue, mostly near its head, so the
+// pending list is scanned until every named job is found, and the running
+// list only for the preempted jobs and the named jobs not pending.
+func (d *Decision) lookup(st *State) (map[int]*Pending, map[int]*Running) {
+	ids := make([]int, 0, len(d.Start)+len(d.StartTasks))
+	for _, pl := range d.Start {
+		ids = append(ids, pl.JobID)
+	}
+	for _, ts := range d.StartTasks {
+		ids = append(ids, ts.JobID)
+	}
+	ids = append(ids, d.Preempt...)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	pending := make(map[int]*Pending, len(ids))
+	for _, p := range st.Pending {
+		if len(pending) == len(ids) {
+			break
+		}
+		if _, ok := slices.BinarySearch(ids, p.Job.ID); ok {
+			pending[p.Job.ID] = p
+		}
+	}
+	want := slices.Clone(d.Preempt)
+	for _, id := range ids {
+		if pending[id] == nil {
+			want = append(want, id)
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	running := make(map[int]*Running, len(want))
+	for _, r := range st.Running {
+		if len(running) == len(want) {
+			break
+		}
+		if _, ok := slices.BinarySearch(want, r.Job.ID); ok {
+			running[r.Job.ID] = r
+		}
+	}
+	return pending, running
+}
+
+// Empty reports whether d starts and preempts nothing (a nil d too).
+func (d *Decision) Empty() bool {
+	return d == nil || len(d.Start)+len(d.StartTasks)+len(d.Preempt) == 0
 }

@@ -149,8 +149,8 @@ func mustDefault(generator string) Params {
 
 // maxGeneratedJobs bounds a generation (window or history) so absurd
 // parameters fail instead of exhausting memory; the default window has
-// about 1,500 jobs.
-const maxGeneratedJobs = 1_000_000
+// about 1,500 jobs, the simulator's largest benchmark a million.
+const maxGeneratedJobs = 2_000_000
 
 // Validate reports the first bad parameter.
 func (p *Params) Validate() error { return p.validate("workload params") }

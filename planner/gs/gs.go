@@ -1,9 +1,11 @@
 package gs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/planner"
@@ -87,17 +89,31 @@ type GS struct {
 	point     Point
 	thinLimit int
 
-	// known is the estimated mean task runtime of each job GS has seen
-	// (byEstimate); progress what its completed tasks ran.
-	known    map[int]float64
-	progress map[int]*progress
-	records  []planner.EstimateRecord
-	entries  *Entries
+	jobs    map[int]*job
+	records []planner.EstimateRecord
+	// used[q] is the nodes the running tasks of queue q's jobs hold, kept
+	// from the starts the driver carried out (Applied) and the
+	// completions (Observe).
+	used []float64
+	// seq numbers entries into queues (first in, first out under LAS).
+	seq uint64
+	// items is Schedule's buffer, reused from cycle to cycle.
+	items []Item
 }
 
-// progress is what the completed tasks of a job ran: Σ task nodes × run
-// time (seconds, as they ran) and Σ nominal runtime (PreferredRuntime).
-type progress struct {
+// job is GS's record of one job from its first cycle to its completion.
+type job struct {
+	// mean is the estimated mean task runtime (byEstimate; 0 for a thin
+	// job under thin-job handling), queue the job's queue and seq when it
+	// entered it.
+	mean  float64
+	queue int
+	seq   uint64
+	// unit is the nodes of one of its tasks (a gang's nodes); running the
+	// nodes its running tasks hold.
+	unit, running int
+	// What its completed tasks ran: Σ task nodes × run time (seconds, as
+	// they ran), Σ nominal runtime (PreferredRuntime), how many.
 	service, nominal float64
 	tasks            int
 }
@@ -126,7 +142,7 @@ func New(name string, o Options) (*GS, error) {
 		return nil, err
 	}
 	g := &GS{name: name, cfg: o.Config, est: o.Estimator, point: o.Point, thinLimit: o.ThinLimit,
-		known: map[int]float64{}, progress: map[int]*progress{}, entries: NewEntries()}
+		jobs: map[int]*job{}, used: make([]float64, o.Config.Queues)}
 	switch {
 	case o.Estimator != nil:
 		g.mode = byEstimate
@@ -187,90 +203,108 @@ func (g *GS) Train(history []workloads.Job) {
 	}
 }
 
-// Applied does nothing: every cycle starts from the state.
-func (g *GS) Applied(*planner.ApplyResult) {}
+// Applied counts the nodes of the starts the driver carried out for their
+// jobs' queues.
+func (g *GS) Applied(res *planner.ApplyResult) {
+	for _, pl := range res.Started {
+		if j := g.jobs[pl.JobID]; j != nil {
+			j.running += j.unit
+			g.used[j.queue] += float64(j.unit)
+		}
+	}
+	for _, ts := range res.StartedTasks {
+		if j := g.jobs[ts.JobID]; j != nil {
+			j.running += j.unit
+			g.used[j.queue] += float64(j.unit)
+		}
+	}
+}
 
-// Observe counts a completed task (or gang run) and, with the job's
-// last, teaches the estimator the job's mean task runtime.
+// Observe counts a completed task (or gang run): its nodes are free, its
+// service attained (under LAS the job may move down a queue, to its
+// tail), and with the job's last task the estimator learns the job's mean
+// task runtime.
 func (g *GS) Observe(c planner.Completion) {
-	j := c.Job
-	p := g.progress[j.ID]
-	if p == nil {
-		p = &progress{}
-		g.progress[j.ID] = p
+	j := g.jobs[c.Job.ID]
+	if j == nil {
+		return // not started by GS
 	}
-	nodes := j.Nodes
-	if j.TaskLevel() {
-		nodes = j.TaskNodes
-	}
-	p.service += float64(nodes) * c.Runtime
-	p.nominal += c.PreferredRuntime()
-	p.tasks++
-	if !c.JobDone {
+	j.running -= j.unit
+	g.used[j.queue] -= float64(j.unit)
+	j.service += float64(j.unit) * c.Runtime
+	j.nominal += c.PreferredRuntime()
+	j.tasks++
+	if c.JobDone {
+		if g.est != nil {
+			g.est.Observe(c.Job, j.nominal/float64(j.tasks))
+		}
+		delete(g.jobs, c.Job.ID)
 		return
 	}
-	if g.est != nil {
-		g.est.Observe(j, p.nominal/float64(p.tasks))
-	}
-	delete(g.progress, j.ID)
-	delete(g.known, j.ID)
-	g.entries.Forget(j.ID)
-}
-
-// Schedule is a GS cycle (Decide's) with the policy's sizes, every
-// queue first in, first out by when a job entered it (Entries): a job
-// LAS demotes joins the tail of its new queue.
-func (g *GS) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
-	items := make([]Item, len(st.Pending))
-	for i, p := range st.Pending {
-		q := g.cfg.QueueOf(g.size(p.Job))
-		g.entries.Enter(p.Job.ID, q)
-		items[i] = Item{P: p, Queue: q, Tasks: p.Waiting}
-	}
-	g.entries.Order(items)
-	used := make([]float64, g.cfg.Queues)
-	for _, r := range st.Running {
-		used[g.cfg.QueueOf(g.size(r.Job))] += float64(held(r))
-	}
-	return Plan(st, g.cfg, items, used, nil), nil
-}
-
-// size is the job's size in node-seconds by the policy's rule.
-func (g *GS) size(j *workloads.Job) float64 {
-	switch g.mode {
-	case byService:
-		return g.attained(j)
-	case oneQueue:
-		return 0
-	}
-	mean, ok := g.known[j.ID]
-	if !ok {
-		// Asked once, at the job's first cycle (3σPredict answers at
-		// submission, 3Sigma §4.1); a thin job under thin-job handling
-		// is not estimated: size 0, the highest queue.
-		if g.thinLimit == 0 || j.Tasks() >= g.thinLimit {
-			mean = estimate.DefaultRuntime
-			if e, err := g.est.Estimate(j); err == nil {
-				mean = g.point(e)
-			}
-			g.records = append(g.records, planner.EstimateRecord{JobID: j.ID, Tasks: j.Tasks(), Estimate: mean,
-				Queue: g.cfg.QueueOf(mean * float64(j.Nodes)), TrueQueue: g.cfg.QueueOf(j.Runtime * float64(j.Nodes))})
+	if g.mode == byService {
+		if q := g.cfg.QueueOf(j.service); q != j.queue {
+			g.used[j.queue] -= float64(j.running)
+			g.used[q] += float64(j.running)
+			g.enter(j, q)
 		}
-		g.known[j.ID] = mean
 	}
-	return mean * float64(j.Nodes)
 }
 
-// attained is the service j has attained as GS observes it: Σ task nodes
-// × execution time of its completed tasks (SLearn §5.1.3: "the sum of all
-// the task execution time"; a task's execution time is known when it
-// completes), node-seconds. A job keeps its queue while its tasks run and
-// moves down as they complete.
-func (g *GS) attained(j *workloads.Job) float64 {
-	if p := g.progress[j.ID]; p != nil {
-		return p.service
+// enter puts j in queue q, at its tail.
+func (g *GS) enter(j *job, q int) {
+	g.seq++
+	j.queue, j.seq = q, g.seq
+}
+
+// Schedule is a GS cycle with the policy's queues: every pending job in
+// its queue with all its waiting tasks, queues first in, first out (a job
+// is placed once, on its first cycle, except under LAS, which moves a job
+// down to the tail of its new queue as its tasks complete), the nodes in
+// use per queue counted from the starts and completions, and Plan shares
+// the free nodes. A job is sized in its first cycle, even one without a
+// free node (its estimate is the one at submission).
+func (g *GS) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
+	items := g.items[:0]
+	for _, p := range st.Pending {
+		items = append(items, Item{P: p, Queue: g.see(p.Job).queue, Tasks: p.Waiting})
 	}
-	return 0
+	g.items = items
+	if st.FreeNodes() == 0 {
+		return &planner.Decision{}, nil
+	}
+	if g.mode == byService {
+		slices.SortStableFunc(items, func(a, b Item) int { return cmp.Compare(g.jobs[a.P.Job.ID].seq, g.jobs[b.P.Job.ID].seq) })
+	}
+	return Plan(st, g.cfg, items, g.used, nil), nil
+}
+
+// see returns GS's record of a job, making it on the job's first cycle:
+// its size by the policy's rule (an estimate under byEstimate, recorded
+// for Estimates; no service yet under LAS) and its queue.
+func (g *GS) see(jb *workloads.Job) *job {
+	if j := g.jobs[jb.ID]; j != nil {
+		return j
+	}
+	j := &job{unit: jb.Nodes}
+	if jb.TaskLevel() {
+		j.unit = jb.TaskNodes
+	}
+	q := 0
+	// Asked once, at the job's first cycle (3σPredict answers at
+	// submission, 3Sigma §4.1); a thin job under thin-job handling is not
+	// estimated: the highest queue.
+	if g.mode == byEstimate && (g.thinLimit == 0 || jb.Tasks() >= g.thinLimit) {
+		j.mean = estimate.DefaultRuntime
+		if e, err := g.est.Estimate(jb); err == nil {
+			j.mean = g.point(e)
+		}
+		q = g.cfg.QueueOf(j.mean * float64(jb.Nodes))
+		g.records = append(g.records, planner.EstimateRecord{JobID: jb.ID, Tasks: jb.Tasks(), Estimate: j.mean,
+			Queue: q, TrueQueue: g.cfg.QueueOf(jb.Runtime * float64(jb.Nodes))})
+	}
+	g.enter(j, q)
+	g.jobs[jb.ID] = j
+	return j
 }
 
 // Estimates are the estimates GS sized jobs by, in the order it first saw

@@ -37,11 +37,11 @@ type Item struct {
 // outside [0, Queues) is clamped to it.
 func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []Item) *planner.Decision {
 	d := &planner.Decision{}
-	free := slices.Clone(st.Free)
-	left := 0
-	for _, f := range free {
-		left += f
+	left := st.FreeNodes()
+	if left == 0 {
+		return d
 	}
+	free := slices.Clone(st.Free)
 	w := cfg.weights()
 	load := make([]float64, cfg.Queues) // used[q] · WeightRatio^q as units start
 	for q := range load {
@@ -49,32 +49,42 @@ func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []I
 			load[q] = used[q] * w[q]
 		}
 	}
-	queues := make([][]Item, cfg.Queues)
-	for _, it := range items {
-		q := min(max(it.Queue, 0), cfg.Queues-1)
-		queues[q] = append(queues[q], it)
+	queue := func(it Item) int { return min(max(it.Queue, 0), cfg.Queues-1) }
+	// heads[q] is the index in items of queue q's head item (len(items)
+	// when the queue is done): each queue walks items in order, skipping
+	// the other queues' (no per-queue copies of a long queue).
+	heads := make([]int, cfg.Queues)
+	next := func(q, from int) int {
+		for from < len(items) && queue(items[from]) != q {
+			from++
+		}
+		return from
 	}
-	heads := make([]int, cfg.Queues)   // the head item of each queue
-	started := make([]int, cfg.Queues) // tasks the head item started
+	for q := range heads {
+		heads[q] = len(items)
+	}
+	for i := len(items) - 1; i >= 0; i-- { // one pass: each queue's first item
+		heads[queue(items[i])] = i
+	}
+	started := make([]int, cfg.Queues) // units the head item started
 	for left > 0 {
 		q := -1
-		for k := range queues {
-			if heads[k] < len(queues[k]) && (q < 0 || load[k] < load[q]) {
+		for k := range heads {
+			if heads[k] < len(items) && (q < 0 || load[k] < load[q]) {
 				q = k
 			}
 		}
 		if q < 0 {
 			break
 		}
-		it := queues[q][heads[q]]
-		n, more := startUnit(st, d, free, it, started[q])
+		n, more := startUnit(st, d, free, items[heads[q]], started[q])
 		if n > 0 {
 			left -= n
 			load[q] += float64(n) * w[q]
 			started[q]++
 		}
 		if n == 0 || !more {
-			heads[q]++
+			heads[q] = next(q, heads[q]+1)
 			started[q] = 0
 		}
 	}

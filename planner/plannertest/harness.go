@@ -308,23 +308,5 @@ func (c *Cluster) completeTask(ri, ti int, e float64) {
 }
 
 // Snapshot copies st deep enough that enacting a decision does not change
-// it: its Free, Pending and Running entries (not the jobs).
-func Snapshot(st *planner.State) *planner.State {
-	if st == nil {
-		return nil
-	}
-	c := *st
-	c.Free = slices.Clone(st.Free)
-	c.Pending = make([]*planner.Pending, len(st.Pending))
-	for i, p := range st.Pending {
-		cp := *p
-		c.Pending[i] = &cp
-	}
-	c.Running = make([]*planner.Running, len(st.Running))
-	for i, r := range st.Running {
-		cr := *r
-		cr.Alloc = slices.Clone(r.Alloc)
-		c.Running[i] = &cr
-	}
-	return &c
-}
+// it (planner.State.Clone).
+func Snapshot(st *planner.State) *planner.State { return st.Clone() }

@@ -1,6 +1,7 @@
 package slearn
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -38,8 +39,11 @@ type SLearn struct {
 	rng       *rand.Rand
 	sampler   *sampler
 	jobs      map[int]*job
-	entries   *gs.Entries
 	records   []planner.EstimateRecord
+	// seq numbers entries into queues: a job enters the sampling queue
+	// (or Q0) on arrival and the queue of its estimate when it is known,
+	// at the tail.
+	seq uint64
 }
 
 // job is SLearn's knowledge of one job from its first cycle to its
@@ -56,6 +60,7 @@ type job struct {
 	known      bool
 	mean       float64
 	queue      int
+	seq        uint64 // when it entered its queue
 	// nominal and tasks: the job's completed tasks, for its normalised JCT.
 	nominal float64
 	tasks   int
@@ -73,7 +78,7 @@ func New(cfg gs.Config, thinLimit int, seed uint64) (*SLearn, error) {
 		return nil, err
 	}
 	return &SLearn{cfg: cfg, thinLimit: thinLimit, rng: rand.New(rand.NewPCG(seed, pilotStream)),
-		sampler: newSampler(WindowJobs), jobs: map[int]*job{}, entries: gs.NewEntries()}, nil
+		sampler: newSampler(WindowJobs), jobs: map[int]*job{}}, nil
 }
 
 // NewDefault is SLearn as the paper runs it: GS's default queues and a
@@ -94,29 +99,34 @@ func (s *SLearn) Applied(*planner.ApplyResult) {}
 // Schedule puts thin and estimated jobs in their queues with all their
 // waiting tasks, the waiting pilots of the others in the sampling queue
 // and their held tasks aside for work conservation, and lets GS share the
-// free nodes (gs.Plan); a job enters the tail of its estimate's queue when
-// its estimate is known (gs.Entries).
+// free nodes (gs.Plan); within a queue, first in, first out: a job enters
+// the tail of its estimate's queue when its estimate is known.
 func (s *SLearn) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
 	var items, spare []gs.Item
+	var seqs []uint64
+	free := st.FreeNodes() > 0
 	for _, p := range st.Pending {
-		j := s.see(p.Job)
+		j := s.see(p.Job) // on arrival, whether a node is free or not
+		if !free {
+			continue
+		}
 		switch {
-		case j.thin:
-			s.entries.Enter(p.Job.ID, 0)
-			items = append(items, gs.Item{P: p, Queue: 0, Tasks: p.Waiting})
-		case j.known:
-			s.entries.Enter(p.Job.ID, j.queue)
+		case j.thin || j.known:
 			items = append(items, gs.Item{P: p, Queue: j.queue, Tasks: p.Waiting})
+			seqs = append(seqs, j.seq)
 		default:
-			s.entries.Enter(p.Job.ID, SamplingQueue)
 			pilots, held := split(p.Waiting, j.pilot)
 			if len(pilots) > 0 {
 				items = append(items, gs.Item{P: p, Queue: SamplingQueue, Tasks: pilots})
+				seqs = append(seqs, j.seq)
 			}
 			if len(held) > 0 {
 				spare = append(spare, gs.Item{P: p, Tasks: held})
 			}
 		}
+	}
+	if !free {
+		return &planner.Decision{}, nil
 	}
 	used := make([]float64, s.cfg.Queues)
 	for _, r := range st.Running {
@@ -134,7 +144,7 @@ func (s *SLearn) Schedule(_ context.Context, st *planner.State) (*planner.Decisi
 			}
 		}
 	}
-	s.entries.Order(items)
+	sortBy(items, seqs)
 	return gs.Plan(st, s.cfg, items, used, spare), nil
 }
 
@@ -148,7 +158,9 @@ func (s *SLearn) see(jb *workloads.Job) *job {
 	n := jb.Tasks()
 	if !jb.TaskLevel() || n < s.thinLimit {
 		j.thin = true
+		s.enter(j, 0)
 	} else {
+		s.enter(j, SamplingQueue)
 		j.share = s.sampler.next()
 		m := max(1, int(math.Round(float64(j.share)*float64(n)/100)))
 		j.pilot = s.rng.Perm(n)[:m]
@@ -176,7 +188,7 @@ func (s *SLearn) Observe(c planner.Completion) {
 		if j.pilotsDone == len(j.pilot) {
 			j.known = true
 			j.mean = j.pilotSum / float64(len(j.pilot))
-			j.queue = s.cfg.QueueOf(j.mean * float64(jb.Nodes))
+			s.enter(j, s.cfg.QueueOf(j.mean*float64(jb.Nodes)))
 			s.records = append(s.records, planner.EstimateRecord{JobID: jb.ID, Tasks: jb.Tasks(), Estimate: j.mean,
 				Queue: j.queue, TrueQueue: s.cfg.QueueOf(jb.Runtime * float64(jb.Nodes))})
 		}
@@ -188,7 +200,26 @@ func (s *SLearn) Observe(c planner.Completion) {
 		s.sampler.done(j.share, (c.End-jb.Submit)/(j.nominal/float64(j.tasks)))
 	}
 	delete(s.jobs, jb.ID)
-	s.entries.Forget(jb.ID)
+}
+
+// enter puts j in queue q, at its tail.
+func (s *SLearn) enter(j *job, q int) {
+	s.seq++
+	j.queue, j.seq = q, s.seq
+}
+
+// sortBy sorts items by their keys (stable).
+func sortBy(items []gs.Item, keys []uint64) {
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	sorted := make([]gs.Item, len(items))
+	for i, k := range order {
+		sorted[i] = items[k]
+	}
+	copy(items, sorted)
 }
 
 // Estimates are SLearn's estimates of the wide jobs whose pilots all
