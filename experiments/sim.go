@@ -381,7 +381,7 @@ func (s *Sim) progress(t float64) {
 func (s *Sim) complete(t float64) {
 	for s.events.Len() > 0 && s.events[0].end <= t {
 		ev := s.events.pop()
-		sj := s.byID[ev.id]
+		sj := ev.sj
 		if sj.job.TaskLevel() {
 			s.completeTask(sj, ev)
 			continue
@@ -571,7 +571,7 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)
-	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run})
+	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run, sj: sj})
 }
 
 // startTasks starts valid task placements (Decision.Validate), a job's
@@ -606,7 +606,7 @@ func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacem
 		r.Tasks = append(r.Tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
 		r.Slowed = r.Slowed || !sj.job.IsPreferred(ts.Partition)
 		s.events.push(completion{end: now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition),
-			id: sj.job.ID, task: ts.Task})
+			id: sj.job.ID, task: ts.Task, sj: sj})
 		if rec.TasksStarted == 0 {
 			rec.Started, rec.Start = true, now
 		}
@@ -805,6 +805,7 @@ func (s *Sim) Result() *SimResult {
 type completion struct {
 	end           float64
 	id, run, task int
+	sj            *simJob // the job id names
 }
 
 // completionHeap is a min-heap of completions by end, then job id, then

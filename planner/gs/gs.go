@@ -266,7 +266,11 @@ func (g *GS) enter(j *job, q int) {
 func (g *GS) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
 	items := g.items[:0]
 	for _, p := range st.Pending {
-		items = append(items, Item{P: p, Queue: g.see(p.Job).queue, Tasks: p.Waiting})
+		q := 0
+		if g.mode != oneQueue { // one queue: nothing to know of a job
+			q = g.see(p.Job).queue
+		}
+		items = append(items, Item{P: p, Queue: q, Tasks: p.Waiting})
 	}
 	g.items = items
 	if st.FreeNodes() == 0 {
