@@ -26,12 +26,16 @@ type Metrics struct {
 	// best-effort jobs (BEGoodput), in machine-hours. A run under way at
 	// the end of the simulated span (Sim.finish) counts up to the span, as
 	// it does for Utilization, so that goodput never exceeds the busy
-	// time.
+	// time. A task-level job counts per task: Σ task nodes × (min(end,
+	// SpanS) − start) over its completed tasks (JobRecord.TaskWork), for a
+	// best-effort job whether or not every task completed, for an SLO job
+	// when the job met its deadline.
 	Goodput, SLOGoodput, BEGoodput float64
 	// BELatencyMean = mean(end − submit) over completed best-effort jobs (s).
 	BELatencyMean float64
 	// JCT* = completion − submit over all completed jobs (s); quantiles are
-	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p).
+	// gonum's stat.Empirical (the smallest x with empirical CDF ≥ p). A
+	// task-level job completes with its last task.
 	JCTMean, JCTP50, JCTP99 float64
 	// Wait* = start of the final run − submit (s; JobRecord.Wait): mean
 	// and quantiles over the jobs whose final run started. A job that
@@ -98,6 +102,10 @@ type Metrics struct {
 	// on its preferred partitions) + IdleOther. Zero without the runs
 	// (ComputeMetrics alone); SimResult.Metrics fills them.
 	IdleFit, IdleHeld, IdleFragmented, IdleOther float64
+	// Task are the metrics of a run of task-level jobs (TaskMetrics),
+	// listed after the others; nil for a workload of gang jobs, whose
+	// reports do not name them.
+	Task *TaskMetrics
 }
 
 // Metric is one named value of a report.
@@ -136,7 +144,7 @@ type metricRef struct {
 // refs is the one list of metric names, in report order, with the fields
 // they name.
 func (m *Metrics) refs() []metricRef {
-	return []metricRef{
+	refs := []metricRef{
 		{name: "slo_miss_rate", f: &m.SLOMissRate},
 		{name: "goodput_machine_hours", f: &m.Goodput},
 		{name: "slo_goodput_machine_hours", f: &m.SLOGoodput},
@@ -179,16 +187,48 @@ func (m *Metrics) refs() []metricRef {
 		{name: "idle_fragmented_node_hours", f: &m.IdleFragmented},
 		{name: "idle_other_node_hours", f: &m.IdleOther},
 	}
+	if m.Task != nil {
+		refs = append(refs, m.Task.refs()...)
+	}
+	return refs
+}
+
+// listFor is List, with the task metrics as undefined (NaN) when task is
+// set and m has none: the columns of a report some of whose runs have them.
+func (m Metrics) listFor(task bool) []Metric {
+	if task && m.Task == nil {
+		m.Task = &TaskMetrics{}
+		l := m.List()
+		for k := len(l) - len(m.Task.refs()); k < len(l); k++ {
+			l[k].Value = math.NaN()
+		}
+		return l
+	}
+	return m.List()
+}
+
+// anyTask reports whether one of ms has task metrics.
+func anyTask(ms []Metrics) bool {
+	for _, m := range ms {
+		if m.Task != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseMetrics reads a "metrics" object as metricsJSON writes it. A float
-// metric that is missing or null is NaN; unknown names are an error.
+// metric that is missing or null is NaN; unknown names are an error. The
+// task metrics are read when the object has nwt_mean.
 func ParseMetrics(raw json.RawMessage) (Metrics, error) {
 	var in map[string]*float64
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return Metrics{}, fmt.Errorf("metrics: %w", err)
 	}
 	var m Metrics
+	if _, ok := in["nwt_mean"]; ok {
+		m.Task = &TaskMetrics{}
+	}
 	known := map[string]bool{}
 	for _, r := range m.refs() {
 		known[r.name] = true
@@ -289,11 +329,17 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 		if w, ok := j.Wait(); ok {
 			wait = append(wait, w)
 		}
+		if j.Tasks > 0 && j.Class == workloads.BestEffort && !j.Completed {
+			m.BEGoodput += j.TaskWork / 3600 // goodput per task (Metrics.Goodput)
+		}
 		if !j.Completed {
 			continue
 		}
 		m.Completed++
 		work := float64(j.Nodes) * (min(j.End, span) - j.Start) / 3600
+		if j.Tasks > 0 {
+			work = j.TaskWork / 3600
+		}
 		jct = append(jct, j.End-j.Submit)
 		b, _ := j.BoundedSlowdown()
 		bsld = append(bsld, b)

@@ -32,6 +32,10 @@ type Report struct {
 	// into WriteJSON's output: the standard output of the same settings
 	// stays byte-identical.
 	Provenance *Provenance
+	// SpeedupReference, when it names a run's scheduler, adds the JCT
+	// speedups of that scheduler over every other run (Speedups) to the
+	// JSON ("speedup_reference", "speedups") and to the table.
+	SpeedupReference string
 }
 
 type runJSON struct {
@@ -54,7 +58,12 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 		Provenance *Provenance `json:"provenance,omitempty"`
 		Config     any         `json:"config"`
 		Runs       []runJSON   `json:"runs"`
-	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs))}
+		Reference  string      `json:"speedup_reference,omitempty"`
+		Speedups   []Speedup   `json:"speedups,omitempty"`
+	}{Provenance: prov, Config: r.Config, Runs: make([]runJSON, len(r.Runs)), Speedups: Speedups(r.Runs, r.SpeedupReference)}
+	if out.Speedups != nil {
+		out.Reference = r.SpeedupReference
+	}
 	for i, run := range r.Runs {
 		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
 			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
@@ -125,7 +134,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, run := range r.Runs {
+		if run.Metrics.Task != nil {
+			return r.writeTaskTable(w)
+		}
+	}
+	return nil
 }
 
 func fmtF(v float64, prec int) string {
@@ -153,7 +170,12 @@ var runColumns = []string{"scheduler", "workload", "seed"}
 func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []string, lead func(*RunResult) []string) error {
 	cw := csv.NewWriter(w)
 	head = append(slices.Clone(head), runColumns...)
-	for _, m := range (Metrics{}).List() {
+	ms := make([]Metrics, len(runs))
+	for i := range runs {
+		ms[i] = runs[i].Metrics
+	}
+	task := anyTask(ms)
+	for _, m := range (Metrics{}).listFor(task) {
 		if !(m.Timing && deterministic) {
 			head = append(head, m.Name)
 		}
@@ -168,7 +190,7 @@ func writeRunsCSV(w io.Writer, runs []RunResult, deterministic bool, head []stri
 			row = lead(run)
 		}
 		row = append(row, run.Scheduler, run.Workload, strconv.FormatUint(run.Seed, 10))
-		for _, m := range run.Metrics.List() {
+		for _, m := range run.Metrics.listFor(task) {
 			if !(m.Timing && deterministic) {
 				row = append(row, csvFloat(m.Value))
 			}
@@ -192,11 +214,14 @@ func csvFloat(v float64) string {
 
 // JobsCSVHeader is the header of jobs.csv: the columns of DESIGN.md's CLI
 // contract, in its order, then user, wait_s and bounded_slowdown, from
-// which the wait, slowdown and fairness metrics are recomputed, and miss,
-// the MissCause of an SLO job that missed its deadline.
+// which the wait, slowdown and fairness metrics are recomputed; miss, the
+// MissCause of an SLO job that missed its deadline; then tasks and
+// task_work_node_s, a task-level job's tasks and the node-seconds of its
+// completed tasks within the span (its goodput; both empty for a gang
+// job).
 var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
 	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions",
-	"user", "wait_s", "bounded_slowdown", "miss"}
+	"user", "wait_s", "bounded_slowdown", "miss", "tasks", "task_work_node_s"}
 
 // WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
 // id. Times are written in the shortest form that reads back exactly;
@@ -221,7 +246,7 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
 				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
-				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", j.Miss.String()}
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", j.Miss.String(), "", ""}
 			if j.Class == workloads.SLO {
 				row[4] = csvFloat(j.Deadline)
 				row[11] = strconv.FormatBool(j.MetDeadline)
@@ -237,6 +262,9 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			if b, ok := j.BoundedSlowdown(); ok {
 				row[15] = csvFloat(b)
+			}
+			if j.Tasks > 0 {
+				row[17], row[18] = strconv.Itoa(j.Tasks), csvFloat(j.TaskWork)
 			}
 			if err := cw.Write(row); err != nil {
 				return err

@@ -66,10 +66,11 @@ func TestMetricsFromJobsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns in its order, then the columns of the wait,
-	// slowdown and fairness metrics, then the miss cause.
+	// slowdown and fairness metrics, the miss cause, then those of
+	// task-level jobs.
 	if !slices.Equal(rows[0], JobsCSVHeader) || strings.Join(rows[0], ",") !=
 		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,"+
-			"user,wait_s,bounded_slowdown,miss" {
+			"user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, run := range results.Runs {

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/workloads"
 )
 
 // RunConfig is one comparison: every listed scheduler on one input.
@@ -99,6 +100,11 @@ func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]
 	if _, err := NewSim(in, cfg.Sim, nil); err != nil {
 		return nil, err
 	}
+	if HasTasks(in.Jobs) {
+		if err := reg.CheckTasks(cfg.Schedulers, in.Name); err != nil {
+			return nil, err
+		}
+	}
 	par := cfg.Parallel
 	if par <= 0 {
 		par = runtime.NumCPU()
@@ -150,6 +156,11 @@ func Run(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig) ([]
 	return results, nil
 }
 
+// HasTasks reports whether a job of jobs is task-level.
+func HasTasks(jobs []workloads.Job) bool {
+	return slices.ContainsFunc(jobs, func(j workloads.Job) bool { return j.TaskLevel() })
+}
+
 func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string) (*RunResult, error) {
 	opts := cfg.Options
 	opts.Cluster = in.Cluster
@@ -176,6 +187,13 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 		return nil, err
 	}
 	m := res.Metrics()
+	if HasTasks(in.Jobs) {
+		var est []planner.EstimateRecord
+		if e, ok := s.(planner.Estimating); ok {
+			est = e.Estimates()
+		}
+		m.Task = ComputeTaskMetrics(res.Jobs, est)
+	}
 	log.Info().Float64("slo_miss_rate", m.SLOMissRate).Float64("goodput_machine_hours", m.Goodput).
 		Float64("utilization", m.Utilization).Int("cycles", m.Cycles).Dur("wall", time.Since(wall)).Msg("run finished")
 	if m.Fallbacks > 0 || m.SolverTimeLimited > 0 {

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -37,10 +36,14 @@ type SimConfig struct {
 	// Drain bounds how long the simulation schedules past the window
 	// (seconds). Zero is the default rule: schedule until every job has
 	// completed, but stop at the latest SLO deadline or at 2 × Window,
-	// whichever is earlier, and never before Window. The runs under way at
-	// the stop go on to their ends (Sim.finish); jobs still pending never
-	// start (an SLO job among them misses its deadline, a best-effort job
-	// adds no goodput).
+	// whichever is earlier, and never before Window; a workload of
+	// task-level jobs without an SLO job stops at TaskDrainWindows ×
+	// Window instead (nothing else bounds it, and job completion times
+	// compare schedulers only when every job completes). The runs under
+	// way at the stop go on to their ends (Sim.finish); jobs still pending
+	// never start (an SLO job among them misses its deadline, a
+	// best-effort job adds no goodput), nor do the waiting tasks of a
+	// task-level job.
 	Drain float64
 	// Progress, when set, is called as simulated time passes every
 	// hundredth of the simulation's time limit (frac = 0.01, 0.02, …, 1).
@@ -48,7 +51,15 @@ type SimConfig struct {
 	// Log receives a debug line per cycle and per decision (the zero
 	// Logger logs nothing).
 	Log zerolog.Logger
+	// DropRuns leaves SimResult.Runs empty instead of recording every run
+	// (a run per task of a task-level job): for runs too large to chart,
+	// whose metrics do not need them.
+	DropRuns bool
 }
+
+// TaskDrainWindows is the default drain limit of a workload of task-level
+// jobs without SLO jobs, in windows (SimConfig.Drain).
+const TaskDrainWindows = 10
 
 // ErrInvalidInput is wrapped by every error about an Input or SimConfig.
 var ErrInvalidInput = errors.New("invalid simulation input")
@@ -80,6 +91,18 @@ type JobRecord struct {
 	ShortestEstimate float64
 	// Miss is why an SLO job missed its deadline (MissNone otherwise).
 	Miss MissCause
+
+	// A task-level job (Tasks > 0; Job.TaskLevel) has no final run: Start
+	// is its first task's start, End its last task's end; it Started once
+	// a task started and Completed once every task completed; Partitions
+	// are every partition a task ran in, and Slowed tells a task off the
+	// preferred partitions. Nodes is its width (tasks × task nodes) and
+	// Runtime its mean task duration.
+	Tasks, TasksStarted, TasksDone int
+	// TaskWaitSum is Σ (task start − Submit) over the started tasks
+	// (seconds); TaskWork the node-seconds of its completed tasks within
+	// the simulated span (SimResult.End), as BusyNodeSeconds counts them.
+	TaskWaitSum, TaskWork float64
 }
 
 // CycleRecord is what the simulator keeps of one cycle. The cluster's
@@ -109,6 +132,9 @@ type CycleRecord struct {
 // preempted.
 type RunRecord struct {
 	JobID int
+	// Task is the task of a task-level job the run is (0 for a gang job):
+	// each task has one run.
+	Task int
 	// Start and End of the run (seconds). End is the completion or the
 	// preemption; a run under way when the simulation stops goes on to its
 	// end (Sim.finish), which may lie past SimResult.End.
@@ -149,6 +175,9 @@ type simJob struct {
 	end     float64          // of the current run
 	run     int              // run number, to drop stale completion events
 	rec     JobRecord
+	// waiting are a task-level job's waiting tasks, ascending (its
+	// Pending.Waiting); its running tasks are running.Tasks.
+	waiting []int
 }
 
 // Sim is one simulation in progress: one scheduler on one input. Step runs
@@ -175,7 +204,15 @@ type Sim struct {
 	done     bool
 
 	runs         []RunRecord // every run that ended, in the order they ended
-	pendingNodes int         // Σ nodes of the pending jobs
+	pendingNodes int         // Σ nodes of the pending jobs (of the waiting tasks of task-level jobs)
+	// units are shared allocations of one task: units[r][n] holds n
+	// nodes of partition r (read-only: RunRecord.Alloc of task runs).
+	units []map[int][]int
+	// started is startJobTasks' scratch list of task indices.
+	started []int
+	// bufs hold the lists of each cycle's State, the scheduler's and the
+	// one its decision is checked against, from cycle to cycle.
+	bufs [2]planner.State
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -219,6 +256,9 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		sj := &simJob{job: j}
 		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
 			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime, Preferred: slices.Clone(j.Preferred)}
+		if j.TaskLevel() {
+			sj.rec.Tasks = j.Tasks()
+		}
 		s.byID[j.ID] = sj
 		s.jobs = append(s.jobs, sj)
 		lastSubmit = max(lastSubmit, j.Submit)
@@ -242,9 +282,12 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	if lastSubmit > s.window {
 		return nil, fmt.Errorf("%w: a job is submitted at %g s, after the window of %g s", ErrInvalidInput, lastSubmit, s.window)
 	}
-	if cfg.Drain > 0 {
+	switch {
+	case cfg.Drain > 0:
 		s.limit = s.window + cfg.Drain
-	} else {
+	case lastDeadline == 0 && HasTasks(in.Jobs):
+		s.limit = TaskDrainWindows * s.window
+	default:
 		s.limit = max(s.window, min(lastDeadline, 2*s.window))
 	}
 	return s, nil
@@ -277,7 +320,7 @@ func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if _, _, err := s.Step(ctx); err != nil {
+		if _, _, err := s.step(ctx, false); err != nil {
 			return nil, err
 		}
 	}
@@ -289,9 +332,15 @@ func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
 // Observes each), admits the jobs submitted by t (by submit time, then id),
 // then — if any job is pending — asks the scheduler for a decision and
 // enacts it (preemptions first, then starts, each checked). Boundaries with
-// nothing pending are skipped. It returns the state the scheduler saw and
+// nothing pending are skipped. It returns the state the scheduler saw (a
+// copy: the simulator updates its own as it carries the decision out) and
 // its decision (both nil when no cycle ran because the run ended).
 func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, error) {
+	return s.step(ctx, true)
+}
+
+// step is Step; keep asks for a copy of the cycle's state.
+func (s *Sim) step(ctx context.Context, keep bool) (*planner.State, *planner.Decision, error) {
 	if s.done {
 		return nil, nil, nil
 	}
@@ -320,7 +369,7 @@ func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, erro
 			s.k = max(s.k+1, int(math.Ceil(nextT/s.cfg.Interval)))
 			continue
 		}
-		st, d, err := s.cycle(ctx, t)
+		st, d, err := s.cycle(ctx, t, keep)
 		s.k++
 		return st, d, err
 	}
@@ -339,8 +388,12 @@ func (s *Sim) progress(t float64) {
 // complete ends every run whose end ≤ t.
 func (s *Sim) complete(t float64) {
 	for s.events.Len() > 0 && s.events[0].end <= t {
-		ev := heap.Pop(&s.events).(completion)
-		sj := s.byID[ev.id]
+		ev := s.events.pop()
+		sj := ev.sj
+		if sj.job.TaskLevel() {
+			s.completeTask(sj, ev)
+			continue
+		}
 		if sj.running == nil || sj.run != ev.run {
 			continue // preempted since
 		}
@@ -356,8 +409,10 @@ func (s *Sim) complete(t float64) {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
 		s.removeRunning(sj)
-		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
-		c := planner.Completion{Job: &sj.job, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
+		if !s.cfg.DropRuns {
+			s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
+		}
+		c := planner.Completion{Job: &sj.job, JobDone: true, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
 			Slowed: r.Slowed, Slowdown: 1, Speed: s.in.Cluster.SpeedOf(r.Alloc)}
 		if r.Slowed {
 			c.Slowdown = s.in.Cluster.Slowdown
@@ -374,10 +429,18 @@ func (s *Sim) arrive(t float64) {
 	}
 }
 
-// enqueue puts sj in the pending list, kept in (submit, id) order.
+// enqueue puts sj in the pending list, kept in (submit, id) order; a
+// task-level job arrives with every task waiting.
 func (s *Sim) enqueue(sj *simJob) {
 	if sj.pending == nil {
 		sj.pending = &planner.Pending{Job: &sj.job}
+		if sj.job.TaskLevel() {
+			sj.waiting = make([]int, sj.job.Tasks())
+			for k := range sj.waiting {
+				sj.waiting[k] = k
+			}
+			sj.pending.Waiting = sj.waiting
+		}
 	}
 	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
 	s.pending = slices.Insert(s.pending, i, sj)
@@ -404,23 +467,37 @@ func (s *Sim) removeRunning(sj *simJob) {
 // State is the cluster as the scheduler sees it at time now. Slices are
 // fresh copies; the Job, Pending and Running values are the simulator's and
 // must be treated as read-only.
-func (s *Sim) State(now float64) *planner.State {
-	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval,
-		Pending: make([]*planner.Pending, len(s.pending)), Running: make([]*planner.Running, len(s.running))}
-	for i, sj := range s.pending {
-		st.Pending[i] = sj.pending
+func (s *Sim) State(now float64) *planner.State { return s.state(now, nil) }
+
+// state is State with its Pending and Running lists in buf's memory (its
+// lists from an earlier cycle: a State is valid for its cycle only).
+func (s *Sim) state(now float64, buf *planner.State) *planner.State {
+	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval}
+	if buf != nil {
+		st.Pending, st.Running = buf.Pending[:0], buf.Running[:0]
 	}
-	for i, sj := range s.running {
-		st.Running[i] = sj.running
+	for _, sj := range s.pending {
+		st.Pending = append(st.Pending, sj.pending)
+	}
+	for _, sj := range s.running {
+		st.Running = append(st.Running, sj.running)
+	}
+	if buf != nil {
+		buf.Pending, buf.Running = st.Pending, st.Running
 	}
 	return st
 }
 
-func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.Decision, error) {
-	st := s.State(now)
+// cycle runs the scheduler at now and carries its decision out; keep
+// returns a copy of the state it saw rather than the state itself.
+func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
+	st := s.state(now, &s.bufs[0])
 	wall := time.Now() // a measurement of the scheduler, not the simulated clock
 	d, err := s.sched.Schedule(ctx, st)
 	elapsed := time.Since(wall)
+	if keep {
+		st = st.Clone()
+	}
 	if err != nil {
 		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 	}
@@ -430,8 +507,10 @@ func (s *Sim) cycle(ctx context.Context, now float64) (*planner.State, *planner.
 	// The simulator never repairs a decision: one that breaks the cluster
 	// contract ends the run with the error. It is checked against the
 	// simulator's own books, not the copy the scheduler was handed.
-	if err := d.Validate(s.State(now)); err != nil {
-		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+	if !d.Empty() {
+		if err := d.Validate(s.state(now, &s.bufs[1])); err != nil {
+			return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+		}
 	}
 	lost := s.enact(now, d)
 	free, err := s.checkCapacity()
@@ -459,7 +538,9 @@ func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 		work := float64(sj.job.Nodes) * (now - r.Start)
 		s.busy += work
 		lost += work
-		s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
+		if !s.cfg.DropRuns {
+			s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
+		}
 		s.removeRunning(sj)
 		sj.pending.Preemptions++
 		sj.rec.Preemptions++
@@ -471,6 +552,7 @@ func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
 	for _, pl := range d.Start {
 		s.start(now, s.byID[pl.JobID], pl.Alloc)
 	}
+	s.startTasks(now, d.StartTasks)
 	return lost
 }
 
@@ -503,7 +585,153 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 	}
 	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
 	s.running = slices.Insert(s.running, j, sj)
-	heap.Push(&s.events, completion{end: sj.end, id: sj.job.ID, run: sj.run})
+	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run, sj: sj})
+}
+
+// startTasks starts valid task placements (Decision.Validate), a job's
+// consecutive placements at a time.
+func (s *Sim) startTasks(now float64, starts []planner.TaskPlacement) {
+	for i := 0; i < len(starts); {
+		k := i + 1
+		for k < len(starts) && starts[k].JobID == starts[i].JobID {
+			k++
+		}
+		s.startJobTasks(now, s.byID[starts[i].JobID], starts[i:k])
+		i = k
+	}
+}
+
+// startJobTasks starts placements of the tasks of one job. The job's
+// pending and running values, and their Waiting and Tasks, are updated in
+// place: a State is valid for its cycle only (plannertest.Snapshot keeps
+// one).
+func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacement) {
+	if sj.running == nil {
+		sj.running = &planner.Running{Job: &sj.job, Alloc: make([]int, len(s.free))}
+		j, _ := slices.BinarySearchFunc(s.running, sj, byID)
+		s.running = slices.Insert(s.running, j, sj)
+	}
+	r, rec, n := sj.running, &sj.rec, sj.job.TaskNodes
+	s.started = s.started[:0]
+	for _, ts := range starts {
+		s.started = append(s.started, ts.Task)
+		s.free[ts.Partition] -= n
+		r.Alloc[ts.Partition] += n
+		r.Tasks = append(r.Tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
+		r.Slowed = r.Slowed || !sj.job.IsPreferred(ts.Partition)
+		s.events.push(completion{end: now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition),
+			id: sj.job.ID, task: ts.Task, sj: sj})
+		if rec.TasksStarted == 0 {
+			rec.Started, rec.Start = true, now
+		}
+		rec.TasksStarted++
+		rec.TaskWaitSum += now - sj.job.Submit
+		if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
+			rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
+		}
+		rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
+	}
+	slices.Sort(s.started)
+	slices.SortFunc(r.Tasks, byTask)
+	r.Start, r.Done = rec.Start, rec.TasksDone
+	sj.waiting = without(sj.waiting, s.started)
+	s.pendingNodes -= len(starts) * n
+	if len(sj.waiting) == 0 {
+		i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
+		s.pending = slices.Delete(s.pending, i, i+1)
+		sj.pending = nil
+	} else {
+		sj.pending.Waiting = sj.waiting
+	}
+}
+
+// completeTask ends the task of a completion event: it frees the task's
+// nodes, counts its work, records its run, completes the job with its
+// last task, and tells the scheduler.
+func (s *Sim) completeTask(sj *simJob, ev completion) {
+	r := sj.running
+	if r == nil {
+		return // cannot happen: tasks are never preempted
+	}
+	i, ok := slices.BinarySearchFunc(r.Tasks, ev.task, func(rt planner.RunningTask, k int) int { return cmp.Compare(rt.Task, k) })
+	if !ok {
+		return
+	}
+	rt := r.Tasks[i]
+	n := sj.job.TaskNodes
+	r.Tasks = slices.Delete(r.Tasks, i, i+1)
+	r.Alloc[rt.Partition] -= n
+	s.free[rt.Partition] += n
+	work := float64(n) * (ev.end - rt.Start)
+	s.busy += work
+	rec := &sj.rec
+	rec.TaskWork += work
+	rec.TasksDone++
+	r.Done = rec.TasksDone
+	slowed := !sj.job.IsPreferred(rt.Partition)
+	if slowed {
+		r.Slowed = slices.ContainsFunc(r.Tasks, func(t planner.RunningTask) bool { return !sj.job.IsPreferred(t.Partition) })
+	}
+	if !s.cfg.DropRuns {
+		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Task: rt.Task, Start: rt.Start, End: ev.end, Alloc: s.unit(rt.Partition, n)})
+	}
+	if len(r.Tasks) == 0 {
+		s.removeRunning(sj)
+	}
+	done := rec.TasksDone == rec.Tasks
+	if done {
+		s.lastEnd = max(s.lastEnd, ev.end)
+		rec.Completed, rec.End = true, ev.end
+		if sj.job.Class == workloads.SLO {
+			rec.MetDeadline = ev.end <= sj.job.Deadline
+		}
+	}
+	c := planner.Completion{Job: &sj.job, Task: rt.Task, JobDone: done, Start: rt.Start, End: ev.end,
+		Runtime: ev.end - rt.Start, Slowed: slowed, Slowdown: 1, Speed: s.in.Cluster.Speed(rt.Partition)}
+	if slowed {
+		c.Slowdown = s.in.Cluster.Slowdown
+	}
+	s.sched.Observe(c)
+}
+
+// unit is the shared allocation of n nodes in partition r.
+func (s *Sim) unit(r, n int) []int {
+	if s.units == nil {
+		s.units = make([]map[int][]int, len(s.free))
+	}
+	if s.units[r] == nil {
+		s.units[r] = map[int][]int{}
+	}
+	a, ok := s.units[r][n]
+	if !ok {
+		a = make([]int, len(s.free))
+		a[r] = n
+		s.units[r][n] = a
+	}
+	return a
+}
+
+// taskEnd is when a running task of sj ends.
+func (s *Sim) taskEnd(sj *simJob, rt planner.RunningTask) float64 {
+	return rt.Start + sj.job.TaskDurations[rt.Task]*s.in.Cluster.TaskFactor(&sj.job, rt.Partition)
+}
+
+func byTask(a, b planner.RunningTask) int { return cmp.Compare(a.Task, b.Task) }
+
+// without removes from sorted a, in place, the elements of sorted b.
+func without(a, b []int) []int {
+	out := a[:0]
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // checkCapacity verifies the books: free[r] = nodes(r) − Σ running alloc[r] ≥ 0.
@@ -542,7 +770,15 @@ func (s *Sim) finish() {
 		end = max(s.window, s.lastEnd)
 	}
 	for _, sj := range s.running {
-		s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
+		if !sj.job.TaskLevel() {
+			s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
+			continue
+		}
+		for _, rt := range sj.running.Tasks {
+			over := float64(sj.job.TaskNodes) * (s.taskEnd(sj, rt) - end)
+			s.busy -= over
+			sj.rec.TaskWork -= over
+		}
 	}
 	s.complete(math.Inf(1))
 	s.limit = end
@@ -564,7 +800,10 @@ func (s *Sim) Result() *SimResult {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.JobID, b.JobID)
+		if c := cmp.Compare(a.JobID, b.JobID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Task, b.Task)
 	})
 	for _, sj := range s.jobs {
 		rec := sj.rec
@@ -577,25 +816,63 @@ func (s *Sim) Result() *SimResult {
 	return r
 }
 
+// completion is the end of a gang job's run (run: its number) or of a
+// task of a task-level job (task: its index).
 type completion struct {
-	end     float64
-	id, run int
+	end           float64
+	id, run, task int
+	sj            *simJob // the job id names
 }
 
+// completionHeap is a min-heap of completions by end, then job id, then
+// task: container/heap's algorithm on the concrete type, so that pushes
+// do not box each completion into an interface.
 type completionHeap []completion
 
 func (h completionHeap) Len() int { return len(h) }
-func (h completionHeap) Less(i, j int) bool {
+
+func (h completionHeap) less(i, j int) bool {
 	if h[i].end != h[j].end {
 		return h[i].end < h[j].end
 	}
-	return h[i].id < h[j].id
+	if h[i].id != h[j].id {
+		return h[i].id < h[j].id
+	}
+	return h[i].task < h[j].task
 }
-func (h completionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *completionHeap) Push(x any)   { *h = append(*h, x.(completion)) }
-func (h *completionHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *completionHeap) push(c completion) {
+	*h = append(*h, c)
+	q := *h
+	for j := len(q) - 1; ; {
+		i := (j - 1) / 2 // parent
+		if i == j || !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (h *completionHeap) pop() completion {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && q.less(j2, j) {
+			j = j2
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	c := q[n]
+	*h = q[:n]
+	return c
 }

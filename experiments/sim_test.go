@@ -455,8 +455,8 @@ func TestCompletionRecords(t *testing.T) {
 	// Job 0 (3 nodes, prefers partition 0 of 2) runs slowed: 150 s; job 1
 	// takes the last node, on its preferred partition, and ends first.
 	want := []planner.Completion{
-		{Start: 0, End: 50, Runtime: 50, Slowdown: 1, Speed: 1},
-		{Start: 0, End: 150, Runtime: 150, Slowed: true, Slowdown: 1.5, Speed: 1},
+		{JobDone: true, Start: 0, End: 50, Runtime: 50, Slowdown: 1, Speed: 1},
+		{JobDone: true, Start: 0, End: 150, Runtime: 150, Slowed: true, Slowdown: 1.5, Speed: 1},
 	}
 	if len(sched.Observed) != len(want) {
 		t.Fatalf("observed %+v", sched.Observed)

@@ -290,11 +290,12 @@ func readStoredRun(path, key string) (RunResult, bool, error) {
 // MeanMetrics is the per-metric mean of ms in Metrics.List order, each over
 // the runs where the metric is defined (NaN when it is defined in none).
 func MeanMetrics(ms []Metrics) []Metric {
-	out := (Metrics{}).List()
+	task := anyTask(ms)
+	out := (Metrics{}).listFor(task)
 	for k := range out {
 		sum, n := 0.0, 0
 		for _, m := range ms {
-			if v := m.List()[k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+			if v := m.listFor(task)[k].Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
 				sum += v
 				n++
 			}

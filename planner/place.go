@@ -116,3 +116,54 @@ func sumNodes(v []int) int {
 	}
 	return s
 }
+
+// PlaceTask chooses the partition for one task of the task-level job
+// (Job.TaskNodes nodes in one partition) among free[r] (free is not
+// modified): the preferred partition with the most free nodes that holds
+// the task, else any such partition (the task then runs
+// Cluster.Slowdown× longer), ties to the lower index; ok = false when no
+// partition holds it.
+func PlaceTask(free []int, job *workloads.Job) (r int, ok bool) {
+	n := job.TaskNodes
+	best, bestOff := -1, -1
+	for p, f := range free {
+		if f < n || n <= 0 {
+			continue
+		}
+		if job.IsPreferred(p) {
+			if best < 0 || f > free[best] {
+				best = p
+			}
+		} else if bestOff < 0 || f > free[bestOff] {
+			bestOff = p
+		}
+	}
+	if best >= 0 {
+		return best, true
+	}
+	return bestOff, bestOff >= 0
+}
+
+// PlaceTasksGreedy starts waiting tasks of the task-level jobs of order,
+// job by job in that order and each job's tasks in index order, on the
+// free nodes of state (PlaceTask; state.Free is not modified), until a
+// task does not fit; gang jobs in order are skipped. It is the simplest
+// task placement, for tests and as a building block.
+func PlaceTasksGreedy(state *State, order []*Pending) []TaskPlacement {
+	free := slices.Clone(state.Free)
+	var out []TaskPlacement
+	for _, p := range order {
+		if !p.Job.TaskLevel() {
+			continue
+		}
+		for _, k := range p.Waiting {
+			r, ok := PlaceTask(free, p.Job)
+			if !ok {
+				break
+			}
+			free[r] -= p.Job.TaskNodes
+			out = append(out, TaskPlacement{JobID: p.Job.ID, Task: k, Partition: r})
+		}
+	}
+	return out
+}

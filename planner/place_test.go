@@ -89,3 +89,28 @@ func TestPrioOrder(t *testing.T) {
 		t.Error("PrioOrder modified its input")
 	}
 }
+
+func TestPlaceTask(t *testing.T) {
+	tests := []struct {
+		name      string
+		free      []int
+		taskNodes int
+		preferred []int
+		want      int // −1: does not fit
+	}{
+		{"most free preferred partition", []int{1, 3, 2}, 1, []int{0, 2}, 2},
+		{"off the preferred ones when they are full", []int{0, 3, 2}, 2, []int{0}, 1},
+		{"every partition preferred, ties to the lower", []int{2, 2}, 1, nil, 0},
+		{"a task's nodes in one partition", []int{1, 1}, 2, nil, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := &workloads.Job{ID: 1, TaskNodes: tc.taskNodes, TaskDurations: []float64{10}, Nodes: tc.taskNodes,
+				Runtime: 10, Preferred: tc.preferred}
+			r, ok := PlaceTask(tc.free, j)
+			if (tc.want < 0) == ok || (ok && r != tc.want) {
+				t.Errorf("PlaceTask = %d, %v; want %d", r, ok, tc.want)
+			}
+		})
+	}
+}

@@ -62,14 +62,17 @@ const (
 )
 
 // Policy is one row of the registry: a policy's name, a one-line summary,
-// its constructor, the settings it reads and whether it is part of the
-// default comparison.
+// its constructor, the settings it reads, whether it is part of the
+// default comparison and whether it schedules task-level jobs.
 type Policy struct {
 	Name    string
 	Summary string
 	New     func(Options) (Scheduler, error)
 	Reads   Reads
 	Default bool
+	// Tasks: the policy starts task-level jobs by tasks
+	// (Decision.StartTasks); a policy without it runs gang jobs only.
+	Tasks bool
 }
 
 // Registry is the table of policies a driver can run, in report order
@@ -107,6 +110,39 @@ func (r Registry) Defaults() []string {
 		}
 	}
 	return names
+}
+
+// TaskNames are the names of the policies that schedule task-level jobs,
+// sorted.
+func (r Registry) TaskNames() []string {
+	var names []string
+	for _, p := range r {
+		if p.Tasks {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ErrNoTasks is wrapped when a policy that runs gang jobs only is asked
+// to schedule task-level jobs.
+var ErrNoTasks = errors.New("does not schedule task-level jobs")
+
+// CheckTasks reports the first of names that does not schedule
+// task-level jobs (a workload that has them, named workload, cannot run
+// it), listing those that do.
+func (r Registry) CheckTasks(names []string, workload string) error {
+	for _, n := range names {
+		if p, ok := r.Lookup(n); ok && !p.Tasks {
+			do := "none is registered"
+			if names := r.TaskNames(); len(names) > 0 {
+				do = "schedulers that do: " + strings.Join(names, ", ")
+			}
+			return fmt.Errorf("scheduler %s %w, which workload %s has (%s)", n, ErrNoTasks, workload, do)
+		}
+	}
+	return nil
 }
 
 // Check reports the first name that is not registered, or no name at all.

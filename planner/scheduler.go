@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/plannerhq/planner/workloads"
@@ -35,7 +36,9 @@ type Scheduler interface {
 }
 
 // State is the cluster as a driver sees it at the start of a cycle. Times
-// are seconds on the driver's clock (the simulator's or the service's).
+// are seconds on the driver's clock (the simulator's or the service's). It
+// is valid for its cycle: a driver may update its entries in place as it
+// carries out the decision (Clone keeps a copy).
 type State struct {
 	Now     float64
 	Cluster workloads.Cluster
@@ -47,35 +50,97 @@ type State struct {
 	Interval float64
 }
 
-// Pending is a submitted job that is not running.
+// FreeNodes is the idle nodes of the cluster, Σ Free.
+func (st *State) FreeNodes() int { return sumNodes(st.Free) }
+
+// Clone copies st deep enough that carrying out a decision does not change
+// it: its Free, Pending and Running entries with their waiting and running
+// tasks (not the jobs). Nil for nil.
+func (st *State) Clone() *State {
+	if st == nil {
+		return nil
+	}
+	c := *st
+	c.Free = slices.Clone(st.Free)
+	c.Pending = make([]*Pending, len(st.Pending))
+	for i, p := range st.Pending {
+		cp := *p
+		cp.Waiting = slices.Clone(p.Waiting)
+		c.Pending[i] = &cp
+	}
+	c.Running = make([]*Running, len(st.Running))
+	for i, r := range st.Running {
+		cr := *r
+		cr.Alloc = slices.Clone(r.Alloc)
+		cr.Tasks = slices.Clone(r.Tasks)
+		c.Running[i] = &cr
+	}
+	return &c
+}
+
+// Pending is a submitted job that is not running: a gang job waiting for
+// its start, or a task-level job (Job.TaskLevel) with tasks that have not
+// started. A task-level job with both waiting and running tasks is in
+// State.Pending and in State.Running.
 type Pending struct {
 	Job *workloads.Job
 	// Preemptions counts how often the job was preempted (and re-queued).
 	Preemptions int
+	// Waiting are the indices of a task-level job's tasks that have not
+	// started, ascending; nil for a gang job. Read-only.
+	Waiting []int
 }
 
-// Running is a job holding nodes.
+// Running is a job holding nodes: a gang job's run, or the running tasks
+// of a task-level job.
 type Running struct {
-	Job   *workloads.Job
-	Start float64 // start of the current run
-	// Alloc[r] is the number of nodes the job holds in partition r.
+	Job *workloads.Job
+	// Start is the start of a gang job's current run; of a task-level job,
+	// the start of its first task.
+	Start float64
+	// Alloc[r] is the number of nodes the job holds in partition r (a
+	// task-level job: its running tasks together).
 	Alloc []int
 	// Slowed is true when some node is outside the job's preferred set.
 	Slowed bool
+	// Tasks are the running tasks of a task-level job, by task index; nil
+	// for a gang job. Read-only.
+	Tasks []RunningTask
+	// Done counts the completed tasks of a task-level job.
+	Done int
 }
 
-// Placement starts a pending job now on Alloc[r] nodes of each partition r;
-// Σ Alloc = job.Nodes.
+// RunningTask is one running task of a task-level job: it holds
+// Job.TaskNodes nodes of Partition since Start.
+type RunningTask struct {
+	Task      int
+	Partition int
+	Start     float64
+}
+
+// Placement starts a pending gang job now on Alloc[r] nodes of each
+// partition r; Σ Alloc = job.Nodes.
 type Placement struct {
 	JobID int
 	Alloc []int
 }
 
+// TaskPlacement starts the waiting task Task of the task-level job JobID
+// now on Job.TaskNodes nodes of partition Partition. A task runs its
+// duration × Cluster.Slowdown off the job's preferred partitions, divided
+// by the partition's speed.
+type TaskPlacement struct {
+	JobID, Task, Partition int
+}
+
 // Decision is the outcome of one cycle.
 type Decision struct {
-	Start []Placement
-	// Preempt lists running best-effort jobs to stop and re-queue (their
-	// progress is lost). Preemptions happen before the starts.
+	// Start starts gang jobs, StartTasks tasks of task-level jobs; a
+	// task-level job is never started whole, nor a gang job by tasks.
+	Start      []Placement
+	StartTasks []TaskPlacement
+	// Preempt lists running best-effort gang jobs to stop and re-queue
+	// (their progress is lost). Preemptions happen before the starts.
 	Preempt []int
 	// Plan lists the later starts the policy's plan foresees for pending
 	// jobs, by time then job. It is information for operators (the
@@ -136,27 +201,37 @@ type EstimateReporter interface {
 // preempted and started, and the starts and preemptions it could not
 // carry out, with why (a live cluster can refuse what a plan asked).
 type ApplyResult struct {
-	Now       float64
-	Preempted []int
-	Started   []Placement
-	Refused   []Refusal
+	Now          float64
+	Preempted    []int
+	Started      []Placement
+	StartedTasks []TaskPlacement
+	Refused      []Refusal
 }
 
 // Refusal is a start or preemption a driver did not carry out.
 type Refusal struct {
 	JobID   int
 	Preempt bool // a preemption, else a start
-	Err     error
+	// Task is the task of a refused task start (Tasks true).
+	Task  int
+	Tasks bool
+	Err   error
 }
 
 // AllApplied is the result of a driver that carried out all of d at now.
 func AllApplied(now float64, d *Decision) *ApplyResult {
-	return &ApplyResult{Now: now, Preempted: d.Preempt, Started: d.Start}
+	return &ApplyResult{Now: now, Preempted: d.Preempt, Started: d.Start, StartedTasks: d.StartTasks}
 }
 
-// Completion is the record of a run that ended because the job completed.
+// Completion is the record of a run that ended because the job completed,
+// or of one task of a task-level job (Task).
 type Completion struct {
 	Job *workloads.Job
+	// Task is the index of the completed task of a task-level job (0 for
+	// a gang job); JobDone is true when it was the job's last task to
+	// complete (always for a gang job).
+	Task    int
+	JobDone bool
 	// Start and End of the run (seconds on the driver's clock).
 	Start, End float64
 	// Runtime is the measured runtime of the run (seconds), End − Start.
@@ -186,4 +261,23 @@ func (c Completion) PreferredRuntime() float64 {
 		rt *= c.Speed
 	}
 	return rt
+}
+
+// EstimateRecord is what a policy that sizes jobs by a runtime estimate
+// believed of one job, for reports: the estimate it scheduled the job by
+// (the mean task runtime of a task-level job, a gang job's runtime;
+// seconds on preferred nodes of speed 1), the priority queue that put the
+// job in, and the queue its true runtime would have (the same rule on
+// Job.Runtime). Tasks is the job's tasks (1 for a gang).
+type EstimateRecord struct {
+	JobID, Tasks     int
+	Estimate         float64
+	Queue, TrueQueue int
+}
+
+// Estimating is a Scheduler that reports, after a run, the estimates it
+// sized jobs by (the prediction error and queue metrics of SLearn
+// §5.2.3–5.2.4).
+type Estimating interface {
+	Estimates() []EstimateRecord
 }

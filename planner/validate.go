@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/plannerhq/planner/workloads"
 )
@@ -33,6 +34,14 @@ var (
 	// ErrCapacity: the starts take more nodes of a partition than are free
 	// once the decision's preemptions have released theirs.
 	ErrCapacity = errors.New("capacity exceeded")
+	// ErrJobKind: a task-level job started whole (Decision.Start), or a
+	// gang job started by tasks (Decision.StartTasks).
+	ErrJobKind = errors.New("wrong kind of start")
+	// ErrNotWaiting: a task start of a task that is not waiting (out of
+	// range, started, or done).
+	ErrNotWaiting = errors.New("task not waiting")
+	// ErrDuplicateTask: a task started twice in one decision.
+	ErrDuplicateTask = errors.New("task named twice")
 )
 
 // DecisionError is a decision breaking one rule of the cluster contract.
@@ -57,27 +66,26 @@ func decisionErr(id int, rule error, format string, args ...any) error {
 // Validate checks d against the cluster contract in state st and returns
 // the first rule it breaks (a *DecisionError), or nil:
 //
-//   - a preempted job is running, of class best-effort, and preempted once;
-//   - a started job is pending and started once;
+//   - a preempted job is a running gang job, of class best-effort, and
+//     preempted once (tasks are not preempted);
+//   - a started gang job is pending and started once;
 //   - an allocation has one count ≥ 0 per partition, adding up to the
 //     job's gang size (Job.Nodes);
-//   - per partition r, the starts take at most Free[r] plus the nodes the
-//     decision's preemptions release there.
+//   - a started task belongs to a pending task-level job, is one of its
+//     waiting tasks (Pending.Waiting), is started once, and names a
+//     partition of the cluster;
+//   - gang jobs are started by Start, task-level jobs by StartTasks;
+//   - per partition r, the starts (gangs, then tasks of Job.TaskNodes
+//     nodes each) take at most Free[r] plus the nodes the decision's
+//     preemptions release there.
 //
-// Every driver calls it before carrying a decision out; a nil decision is
-// valid (nothing to do).
+// Every driver calls it before carrying a decision out; a nil or empty
+// decision is valid (nothing to do).
 func (d *Decision) Validate(st *State) error {
-	if d == nil {
+	if d.Empty() {
 		return nil
 	}
-	pending := make(map[int]*workloads.Job, len(st.Pending))
-	for _, p := range st.Pending {
-		pending[p.Job.ID] = p.Job
-	}
-	running := make(map[int]*Running, len(st.Running))
-	for _, r := range st.Running {
-		running[r.Job.ID] = r
-	}
+	pending, running := d.lookup(st)
 	free := make([]int, len(st.Free))
 	copy(free, st.Free)
 	named := make(map[int]bool, len(d.Preempt)+len(d.Start))
@@ -92,6 +100,8 @@ func (d *Decision) Validate(st *State) error {
 			return decisionErr(id, ErrUnknownJob, "preempted, but the cluster does not hold it")
 		case r.Job.Class != workloads.BestEffort:
 			return decisionErr(id, ErrNotPreemptible, "preempted, but only best-effort jobs may be preempted (class %v)", r.Job.Class)
+		case r.Job.TaskLevel():
+			return decisionErr(id, ErrNotPreemptible, "preempted, but the tasks of a task-level job are not preempted")
 		}
 		named[id] = true
 		for p, n := range r.Alloc {
@@ -102,7 +112,10 @@ func (d *Decision) Validate(st *State) error {
 	}
 	for _, pl := range d.Start {
 		id := pl.JobID
-		job := pending[id]
+		var job *workloads.Job
+		if p := pending[id]; p != nil {
+			job = p.Job
+		}
 		switch {
 		case named[id]:
 			return decisionErr(id, ErrDuplicateJob, "started twice, or started and preempted")
@@ -110,6 +123,8 @@ func (d *Decision) Validate(st *State) error {
 			return decisionErr(id, ErrNotPending, "started while running")
 		case job == nil:
 			return decisionErr(id, ErrUnknownJob, "started, but it is not pending (not submitted yet, or unknown)")
+		case job.TaskLevel():
+			return decisionErr(id, ErrJobKind, "a task-level job is started by tasks (StartTasks), not whole")
 		case len(pl.Alloc) != len(free):
 			return decisionErr(id, ErrAllocation, "allocation has %d partitions, the cluster %d", len(pl.Alloc), len(free))
 		}
@@ -131,5 +146,94 @@ func (d *Decision) Validate(st *State) error {
 			free[p] -= k
 		}
 	}
+	return validateTasks(d.StartTasks, pending, running, free)
+}
+
+// validateTasks checks the task starts of a decision (Validate's rules)
+// against the pending jobs, the running ones and the nodes free after the
+// decision's preemptions and gang starts (which never name a task-level
+// job); it takes the tasks' nodes from free.
+func validateTasks(starts []TaskPlacement, pending map[int]*Pending, running map[int]*Running, free []int) error {
+	var started map[[2]int]bool
+	if len(starts) > 0 {
+		started = make(map[[2]int]bool, len(starts))
+	}
+	for _, ts := range starts {
+		id := ts.JobID
+		p := pending[id]
+		switch {
+		case p == nil && running[id] != nil:
+			return decisionErr(id, ErrNotPending, "task %d started, but the job has no waiting task", ts.Task)
+		case p == nil:
+			return decisionErr(id, ErrUnknownJob, "task %d started, but the job is not pending (not submitted yet, or unknown)", ts.Task)
+		case !p.Job.TaskLevel():
+			return decisionErr(id, ErrJobKind, "a gang job is started whole (Start), not by tasks")
+		case started[[2]int{id, ts.Task}]:
+			return decisionErr(id, ErrDuplicateTask, "task %d started twice", ts.Task)
+		case !isWaiting(p.Waiting, ts.Task):
+			return decisionErr(id, ErrNotWaiting, "task %d started, but it is not waiting (out of range, running or done)", ts.Task)
+		case ts.Partition < 0 || ts.Partition >= len(free):
+			return decisionErr(id, ErrAllocation, "task %d in partition %d, the cluster has %d", ts.Task, ts.Partition, len(free))
+		case p.Job.TaskNodes > free[ts.Partition]:
+			return decisionErr(id, ErrCapacity, "task %d needs %d nodes in partition %d, only %d free", ts.Task, p.Job.TaskNodes, ts.Partition, free[ts.Partition])
+		}
+		started[[2]int{id, ts.Task}] = true
+		free[ts.Partition] -= p.Job.TaskNodes
+	}
 	return nil
+}
+
+// isWaiting reports whether task is in waiting (ascending).
+func isWaiting(waiting []int, task int) bool {
+	_, ok := slices.BinarySearch(waiting, task)
+	return ok
+}
+
+// lookup indexes the pending and running entries of st that d names: a
+// decision names few jobs of a long queue, mostly near its head, so the
+// pending list is scanned until every named job is found, and the running
+// list only for the preempted jobs and the named jobs not pending.
+func (d *Decision) lookup(st *State) (map[int]*Pending, map[int]*Running) {
+	ids := make([]int, 0, len(d.Start)+len(d.StartTasks))
+	for _, pl := range d.Start {
+		ids = append(ids, pl.JobID)
+	}
+	for _, ts := range d.StartTasks {
+		ids = append(ids, ts.JobID)
+	}
+	ids = append(ids, d.Preempt...)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	pending := make(map[int]*Pending, len(ids))
+	for _, p := range st.Pending {
+		if len(pending) == len(ids) {
+			break
+		}
+		if _, ok := slices.BinarySearch(ids, p.Job.ID); ok {
+			pending[p.Job.ID] = p
+		}
+	}
+	want := slices.Clone(d.Preempt)
+	for _, id := range ids {
+		if pending[id] == nil {
+			want = append(want, id)
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	running := make(map[int]*Running, len(want))
+	for _, r := range st.Running {
+		if len(running) == len(want) {
+			break
+		}
+		if _, ok := slices.BinarySearch(want, r.Job.ID); ok {
+			running[r.Job.ID] = r
+		}
+	}
+	return pending, running
+}
+
+// Empty reports whether d starts and preempts nothing (a nil d too).
+func (d *Decision) Empty() bool {
+	return d == nil || len(d.Start)+len(d.StartTasks)+len(d.Preempt) == 0
 }

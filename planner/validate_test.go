@@ -87,6 +87,80 @@ func TestDecisionValidate(t *testing.T) {
 	}
 }
 
+// taskState: one partition of 2 nodes and one of 3, 1 and 2 free; job 5
+// (task-level, tasks of one node, 0 and 2 waiting, 1 running on partition
+// 1, 3 done) and job 6 (task-level, tasks of 2 nodes, 0 and 1 waiting)
+// are pending; job 7 is a pending gang job; job 8 is task-level and has
+// only running tasks.
+func taskState() *planner.State {
+	j5 := plannertest.NewJob(5).Tasks(1, 10, 20, 30, 40).Job()
+	j8 := plannertest.NewJob(8).Tasks(1, 10).Job()
+	return &planner.State{
+		Cluster: workloads.Cluster{PartitionNodes: []int{2, 3}, Slowdown: 1.5},
+		Free:    []int{1, 2},
+		Running: []*planner.Running{
+			{Job: j5, Alloc: []int{0, 1}, Tasks: []planner.RunningTask{{Task: 1, Partition: 1}}, Done: 1},
+			{Job: j8, Alloc: []int{1, 0}, Tasks: []planner.RunningTask{{Task: 0, Partition: 0}}},
+		},
+		Pending: []*planner.Pending{
+			{Job: j5, Waiting: []int{0, 2}},
+			{Job: plannertest.NewJob(6).Tasks(2, 10, 10).Job(), Waiting: []int{0, 1}},
+			{Job: plannertest.NewJob(7).Job()},
+		},
+	}
+}
+
+func task(id, task, part int) planner.TaskPlacement {
+	return planner.TaskPlacement{JobID: id, Task: task, Partition: part}
+}
+
+func TestDecisionValidateTasks(t *testing.T) {
+	tests := []struct {
+		name string
+		d    *planner.Decision
+		rule error // nil: valid
+		job  int
+	}{
+		{name: "waiting tasks that fit", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 0, 0), task(5, 2, 1)}}},
+		{name: "a wide task and a gang", d: &planner.Decision{Start: []planner.Placement{start(7, 1, 0)}, StartTasks: []planner.TaskPlacement{task(6, 1, 1)}}},
+		{name: "a running task", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 1, 0)}}, rule: planner.ErrNotWaiting, job: 5},
+		{name: "a done task", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 3, 0)}}, rule: planner.ErrNotWaiting, job: 5},
+		{name: "a task out of range", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 4, 0)}}, rule: planner.ErrNotWaiting, job: 5},
+		{name: "a task started twice", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 0, 1), task(5, 0, 1)}}, rule: planner.ErrDuplicateTask, job: 5},
+		{name: "capacity of a partition", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 0, 0), task(5, 2, 0)}}, rule: planner.ErrCapacity, job: 5},
+		{name: "a wide task needs its nodes in one partition", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(6, 0, 0)}}, rule: planner.ErrCapacity, job: 6},
+		{name: "capacity after a gang", d: &planner.Decision{Start: []planner.Placement{start(7, 0, 1)}, StartTasks: []planner.TaskPlacement{task(6, 0, 1)}}, rule: planner.ErrCapacity, job: 6},
+		{name: "no such partition", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(5, 0, 2)}}, rule: planner.ErrAllocation, job: 5},
+		{name: "a task-level job started whole", d: &planner.Decision{Start: []planner.Placement{start(5, 1, 1)}}, rule: planner.ErrJobKind, job: 5},
+		{name: "a gang job started by tasks", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(7, 0, 0)}}, rule: planner.ErrJobKind, job: 7},
+		{name: "a job with no waiting task", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(8, 0, 0)}}, rule: planner.ErrNotPending, job: 8},
+		{name: "an unknown job", d: &planner.Decision{StartTasks: []planner.TaskPlacement{task(9, 0, 0)}}, rule: planner.ErrUnknownJob, job: 9},
+		{name: "tasks are not preempted", d: &planner.Decision{Preempt: []int{8}}, rule: planner.ErrNotPreemptible, job: 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := taskState()
+			err := tc.d.Validate(st)
+			if tc.rule == nil {
+				if err != nil {
+					t.Fatalf("valid decision refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.rule) || !errors.Is(err, planner.ErrInvalidDecision) {
+				t.Fatalf("error %v, want %v and ErrInvalidDecision", err, tc.rule)
+			}
+			var de *planner.DecisionError
+			if !errors.As(err, &de) || de.JobID != tc.job {
+				t.Errorf("error %v does not name job %d", err, tc.job)
+			}
+			if st.Free[0] != 1 || st.Free[1] != 2 {
+				t.Error("Validate modified the state")
+			}
+		})
+	}
+}
+
 func ExampleDecision_Validate() {
 	st := &planner.State{
 		Cluster: workloads.Cluster{PartitionNodes: []int{4}, Slowdown: 1.5},

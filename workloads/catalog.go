@@ -45,6 +45,10 @@ type envModel struct {
 	wallLimits    []float64
 	wallFactor    [2]float64
 	maxLimitShare float64
+	// tasks, when set, makes the jobs task-level (tasks.go): a name's
+	// typical gang size becomes its typical number of tasks, and a job's
+	// runtime its mean task duration.
+	tasks *taskModel
 }
 
 // exitBand is a share of a catalogue's names whose early-exit share is
@@ -71,6 +75,9 @@ type runtimeClass struct {
 	// Pareto on [1, gangMax] with tail index gangAlpha, floored.
 	gangAlpha float64
 	gangMax   float64
+	// widths, in a task-level environment, replace its task model's
+	// widths for the class's names (0: the model's).
+	widths []widthBand
 }
 
 // sizeRankNoise is the standard deviation of the noise on ln(nodes ×
@@ -182,16 +189,26 @@ func drawCatalog(m *envModel, p *Params, rng *rand.Rand) *catalog {
 			n.app = fmt.Sprintf("app%d", weighted(rng, apps))
 			n.mu = math.Log(logUniform(rng, cls.medLo, cls.medHi))
 			n.drift = p.Drift * rng.NormFloat64()
-			n.nodes = gangSize(rng, cls, p.Nodes, m.pow2Gangs)
+			if m.tasks != nil {
+				n.nodes = m.tasks.drawWidth(rng, cls.widths)
+			} else {
+				n.nodes = gangSize(rng, cls, p.Nodes, m.pow2Gangs)
+			}
 			n.sigma = m.stableSigma[0] + rng.Float64()*(m.stableSigma[1]-m.stableSigma[0])
 		}
 		// Popularity ranks: bigger names (nodes × median runtime) are
 		// rarer, with noise, as in the traces where the most frequent jobs
 		// are small. This also keeps one wide, popular name from dominating
 		// the load (and the job count) of a seed.
+		// Task-level names rank by runtime alone: their width is what
+		// the environment's width bands give, not something the load
+		// discourages.
 		keys := make([]float64, len(names))
 		for k := range names {
-			keys[k] = math.Log(float64(names[k].nodes)) + names[k].mu + sizeRankNoise*rng.NormFloat64()
+			keys[k] = names[k].mu + sizeRankNoise*rng.NormFloat64()
+			if m.tasks == nil {
+				keys[k] += math.Log(float64(names[k].nodes))
+			}
 		}
 		order := make([]int, len(names))
 		for k := range order {

@@ -18,6 +18,7 @@ func TestTermsMatchGenerator(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.Hours, p.HistoryJobs, p.Seed, p.ValuePerNodeHour = 1, 50, 9, false
+			p.SLOShare = 0.5 // the task-level generators' default is best-effort only
 			p.SlackPct = []float64{10, 30, 170}
 			w, err := Generate(gen, p)
 			if err != nil {

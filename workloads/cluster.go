@@ -145,6 +145,16 @@ func (c Cluster) Factor(j *Job, alloc []int) float64 {
 	return f / c.SpeedOf(alloc)
 }
 
+// TaskFactor is Factor for one task of j on nodes of partition r alone:
+// the slowdown when r is not preferred, over r's speed.
+func (c Cluster) TaskFactor(j *Job, r int) float64 {
+	f := 1.0
+	if !j.IsPreferred(r) {
+		f = c.Slowdown
+	}
+	return f / c.Speed(r)
+}
+
 // RuntimeOn is j's runtime (seconds) when it runs on alloc[r] nodes of
 // each partition r: j.Runtime × Factor(j, alloc).
 func (c Cluster) RuntimeOn(j *Job, alloc []int) float64 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,12 @@ func TestReadMalformed(t *testing.T) {
 		{"unsorted", 4, job(`,"nodes":1`) + "\n" + strings.Replace(job(`,"nodes":1`), `"id":1,"submit_s":30`, `"id":5,"submit_s":10`, 1), "line 5: job 5: jobs not sorted by submit (10 after 30)"},
 		{"unknown class", 4, strings.Replace(job(`,"nodes":1`), `"be"`, `"batch"`, 1), `line 4: bad JSON: unknown job class "batch"`},
 		{"unknown field", 4, job(`,"nodes":1,"tasks":3`), `line 4: bad JSON: json: unknown field "tasks"`},
+		{"task job without tasks", 4, job(`,"nodes":1,"task_nodes":1`), "line 4: job 1: a task-level job (task_nodes > 0) needs task_durations_s, got none"},
+		{"task job's width", 4, job(`,"nodes":3,"task_nodes":1,"task_durations_s":[60,60]`), "line 4: job 1: nodes must be tasks × task_nodes = 2 × 1 = 2 for a task-level job, got 3"},
+		{"task wider than a partition", 4, job(`,"nodes":5,"task_nodes":5,"task_durations_s":[60]`), "line 4: job 1: task_nodes must be ≤ the largest partition's 4 nodes (a task runs in one partition), got 5"},
+		{"task job's runtime", 4, job(`,"nodes":2,"task_nodes":1,"task_durations_s":[60,70]`), "line 4: job 1: runtime_s of a task-level job must be its mean task duration 65 (within 0.001 s), got 60"},
+		{"zero task", 4, job(`,"nodes":2,"task_nodes":1,"task_durations_s":[120,0]`), "line 4: job 1: task_durations_s[1] of a task-level job must be ≥ 0.001, got 0"},
+		{"negative task nodes", 4, job(`,"nodes":1,"task_nodes":-1`), "line 4: job 1: task_nodes must be ≥ 0, got -1"},
 		{"not JSON", 3, "nodes=1", "workload line 3: bad JSON"},
 		{"trailing data", 3, valid[2] + " {}", "workload line 3: bad JSON: trailing data"},
 		{"blank line", 3, " ", "workload line 3: blank line"},
@@ -226,5 +233,25 @@ func TestReadHeader(t *testing.T) {
 		if _, err := ReadHeader(strings.NewReader(tc.text)); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestTaskJobRoundTrip: a task-level job, wider than the cluster (its
+// tasks run in waves), is written and read back as it was.
+func TestTaskJobRoundTrip(t *testing.T) {
+	w := smallWorkload()
+	j := &w.Jobs[2]
+	j.TaskNodes, j.TaskDurations = 1, []float64{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}
+	j.Nodes, j.Runtime = 10, MeanTaskDuration(j.TaskDurations)
+	got, err := Read(bytes.NewReader(encode(t, w)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := got.Jobs[2]
+	if !g.TaskLevel() || g.Tasks() != 10 || g.Nodes != 10 || g.Runtime != 55 || !slices.Equal(g.TaskDurations, j.TaskDurations) {
+		t.Errorf("read back %+v", g)
+	}
+	if got.Jobs[1].TaskLevel() || got.Jobs[1].Tasks() != 1 {
+		t.Errorf("a gang job reads as task-level: %+v", got.Jobs[1])
 	}
 }

@@ -79,13 +79,26 @@ type GoogleParams = Params
 
 // Generators are the names of the generated environments, as Generate,
 // DefaultParams and Header.Generator spell them.
-func Generators() []string { return []string{GeneratorGoogle, GeneratorHedgeFund, GeneratorMustang} }
+func Generators() []string {
+	return []string{GeneratorGoogle, GeneratorHedgeFund, GeneratorMustang,
+		GeneratorTwoSigma, GeneratorGoogle2011Tasks, GeneratorGoogle2019Tasks}
+}
 
 // models are the environment models by generator name.
 var models = map[string]*envModel{
-	GeneratorGoogle:    &googleModel,
-	GeneratorHedgeFund: &hedgeFundModel,
-	GeneratorMustang:   &mustangModel,
+	GeneratorGoogle:          &googleModel,
+	GeneratorHedgeFund:       &hedgeFundModel,
+	GeneratorMustang:         &mustangModel,
+	GeneratorTwoSigma:        &twoSigmaModel,
+	GeneratorGoogle2011Tasks: &google2011TasksModel,
+	GeneratorGoogle2019Tasks: &google2019TasksModel,
+}
+
+// TaskGenerator reports whether the named generator makes task-level
+// jobs.
+func TaskGenerator(generator string) bool {
+	m, ok := models[generator]
+	return ok && m.tasks != nil
 }
 
 // modelOf returns the environment model of a generator name.
@@ -136,8 +149,8 @@ func mustDefault(generator string) Params {
 
 // maxGeneratedJobs bounds a generation (window or history) so absurd
 // parameters fail instead of exhausting memory; the default window has
-// about 1,500 jobs.
-const maxGeneratedJobs = 1_000_000
+// about 1,500 jobs, the simulator's largest benchmark a million.
+const maxGeneratedJobs = 2_000_000
 
 // Validate reports the first bad parameter.
 func (p *Params) Validate() error { return p.validate("workload params") }
@@ -414,7 +427,9 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 		case u < g.m.halve+g.m.double:
 			nodes *= 2
 		}
-		if nodes > g.p.Nodes {
+		if t := g.m.tasks; t != nil {
+			nodes = min(nodes, t.maxTasks) // tasks run in waves: no cluster bound
+		} else if nodes > g.p.Nodes {
 			continue
 		}
 		mu := n.mu
@@ -439,7 +454,7 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 			// The job is killed when it reaches its wall-clock limit.
 			rt = min(rt, n.limit)
 		}
-		return Job{
+		j := Job{
 			Nodes:     nodes,
 			Runtime:   rt,
 			Requested: n.limit,
@@ -451,6 +466,10 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 				Resources: fmt.Sprintf("nodes=%d", nodes),
 			},
 		}
+		if t := g.m.tasks; t != nil {
+			t.split(rng, &j)
+		}
+		return j
 	}
 }
 

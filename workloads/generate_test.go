@@ -53,13 +53,13 @@ func TestParamsErrors(t *testing.T) {
 		{"preferred fraction 0", func(p *Params) { p.PreferredFraction = 0 }, "preferred fraction must be in (0, 1], got 0"},
 		{"slowdown below 1", func(p *Params) { p.Slowdown = 0.9 }, "slowdown must be ≥ 1, got 0.9"},
 		{"arrival scv below 1", func(p *Params) { p.ArrivalSCV = 0.5 }, "arrival c² must be ≥ 1 (H2 arrivals), got 0.5"},
-		{"negative history", func(p *Params) { p.HistoryJobs = -1 }, "history jobs must be in [0, 1000000], got -1"},
+		{"negative history", func(p *Params) { p.HistoryJobs = -1 }, "history jobs must be in [0, 2000000], got -1"},
 		{"negative drift", func(p *Params) { p.Drift = -0.1 }, "drift must be ≥ 0, got -0.1"},
 		{"outlier share", func(p *Params) { p.OutlierShare = 2 }, "outlier share must be in [0, 1], got 2"},
 		{"outlier factors", func(p *Params) { p.OutlierMin, p.OutlierMax = 0.5, 8 }, "outlier factors must satisfy 1 ≤ min ≤ max, got [0.5, 8]"},
 		{"variable share", func(p *Params) { p.VariableShare = -1 }, "variable share must be in [0, 1], got -1"},
 		{"negative value", func(p *Params) { p.BEValue = -1 }, "be value must be in [0, 1e+12], got -1"},
-		{"too many jobs", func(p *Params) { p.Hours = 1e5 }, "more than 1000000"},
+		{"too many jobs", func(p *Params) { p.Hours = 1e5 }, "more than 2000000"},
 		{"window too long", func(p *Params) { p.Hours = 3e5 }, "hours must be ≤ 277777.8 (a window of at most 1e+09 s), got 300000"},
 		// A sparse window's history, at the window's rate, would reach
 		// back further than a workload may (the validation of the result
@@ -70,6 +70,7 @@ func TestParamsErrors(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(gen+"/"+tc.name, func(t *testing.T) {
 				p := defaults(t, gen)
+				p.Nodes, p.Racks = 256, DefaultRacks // the layout the messages speak of
 				tc.mutate(&p)
 				_, err := Generate(gen, p)
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.HasPrefix(err.Error(), gen+" workload: ") {
@@ -215,6 +216,7 @@ func TestSLOJobs(t *testing.T) {
 func testSLOJobs(t *testing.T, gen string, slacks []float64, racks int, frac float64, want int) {
 	p := defaults(t, gen)
 	p.SlackPct, p.Racks, p.PreferredFraction = slacks, racks, frac
+	p.SLOShare = 0.5 // the task-level generators' default is best-effort only
 	w := generateEnv(t, gen, p)
 	used := map[float64]int{}
 	for _, jobs := range [][]Job{w.History, w.Jobs} {

@@ -93,13 +93,47 @@ type Job struct {
 	// every partition is preferred. Off them it runs Slowdown× longer.
 	Preferred []int    `json:"preferred,omitempty"`
 	Features  Features `json:"features"`
-	// TaskDurations are optional per-task durations (seconds).
+	// TaskDurations are per-task durations (seconds): optional for a gang
+	// job (a record of the trace it came from), the tasks themselves for a
+	// task-level job.
 	TaskDurations []float64 `json:"task_durations_s,omitempty"`
+	// TaskNodes, when > 0, makes the job task-level: a set of
+	// len(TaskDurations) tasks that run independently, each on TaskNodes
+	// nodes of one partition for its duration (on preferred nodes of speed
+	// 1). Nodes is then the job's width, tasks × TaskNodes, and Runtime its
+	// mean task duration, so that Nodes × Runtime is its work. Zero for a
+	// gang job.
+	TaskNodes int `json:"task_nodes,omitempty"`
 	// Kind is the generator's job class label (e.g. the runtime class
 	// "short" … "very-long" of the Google-like generator), for reports and
 	// per-kind statistics. It is derived from the runtime model, so it is
 	// not a predictor feature; empty when unknown.
 	Kind string `json:"kind,omitempty"`
+}
+
+// TaskLevel reports whether j is a task-level job (TaskNodes > 0).
+func (j *Job) TaskLevel() bool { return j.TaskNodes > 0 }
+
+// Tasks is the number of tasks of a task-level job, len(TaskDurations);
+// a gang job counts as one.
+func (j *Job) Tasks() int {
+	if j.TaskNodes > 0 {
+		return len(j.TaskDurations)
+	}
+	return 1
+}
+
+// MeanTaskDuration is the mean of durations (seconds; 0 for none), the
+// Runtime of a task-level job.
+func MeanTaskDuration(durations []float64) float64 {
+	if len(durations) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, d := range durations {
+		s += d
+	}
+	return s / float64(len(durations))
 }
 
 // IsPreferred reports whether partition r is in j's preferred set.

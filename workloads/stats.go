@@ -47,6 +47,9 @@ type Summary struct {
 	// history and window jobs.
 	CoVByUser      CoVDist `json:"cov_by_user"`
 	CoVByResources CoVDist `json:"cov_by_resources"`
+	// Tasks is the variability of task-level jobs' runtimes across time
+	// and space (SLearn Table 4); nil when the window has none.
+	Tasks *TaskVariability `json:"task_variability,omitempty"`
 }
 
 // CoVDist is the distribution of the runtime CoV = σ/μ (population σ)
@@ -170,6 +173,9 @@ func StatsAt(w *Workload, nodes int) Summary {
 	s.ArrivalSCV = arrivalSCV(w.Jobs)
 	s.CoVByUser = covDist(w, func(j *Job) string { return j.Features.User })
 	s.CoVByResources = covDist(w, func(j *Job) string { return j.Features.Resources })
+	if v, ok := TaskVariabilityOf(w); ok {
+		s.Tasks = &v
+	}
 	return s
 }
 
@@ -312,6 +318,10 @@ func (s Summary) WriteText(w io.Writer) error {
 		q := r.d.CoV
 		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t(%d groups of ≥ %d jobs, %.0f%% with CoV > 1)\n",
 			r.name, q.Min, q.P10, q.P25, q.P50, q.P75, q.P90, q.P99, q.Max, q.Mean, r.d.Groups, MinCoVJobs, 100*r.d.AboveOne)
+	}
+	if v := s.Tasks; v != nil {
+		fmt.Fprintf(tw, "task runtime CoV (SLearn Table 4)\tover time p50 %.2f, p90 %.2f (%d jobs)\tover space p50 %.2f, p90 %.2f (%d jobs of ≥ 2 tasks, %g%% sampled)\n",
+			v.TimeP50, v.TimeP90, v.TimeJobs, v.SpaceP50, v.SpaceP90, v.SpaceJobs, 100*PilotShare)
 	}
 	if len(s.Slack) > 0 {
 		fmt.Fprint(tw, "slo slack (%):")

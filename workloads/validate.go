@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ErrInvalid is matched (errors.Is) by every error that reports a workload
@@ -26,6 +27,8 @@ const (
 	MinSeconds = 1e-3
 	// MaxValue bounds a job's value.
 	MaxValue = 1e12
+	// MaxTasks bounds the tasks of a task-level job.
+	MaxTasks = 1 << 20
 	// MaxSlowdown bounds the cluster's slowdown factor.
 	MaxSlowdown = 1e3
 	// maxDeadlineSpan bounds an SLO deadline's distance from its submit:
@@ -94,11 +97,16 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 //     per partition, names distinct, speeds in [MinSpeed, MaxSpeed]; slowdown
 //     in [1, MaxSlowdown]); window_s in [MinSeconds, MaxSeconds];
 //   - every job: id ≥ 0 and unique over history and window; class slo or
-//     be; 1 ≤ nodes ≤ cluster nodes; runtime in [MinSeconds, MaxSeconds]; requested
-//     in [0, MaxSeconds]; value in [0, MaxValue]; preferred partitions
-//     strictly ascending and in range; submit_hour 0–23, submit_day 0–6;
-//     task durations in [0, MaxSeconds]; SLO jobs: submit < deadline ≤
-//     submit + MaxSeconds · (1 + MaxSlackPct/100); BE jobs: deadline 0;
+//     be; 1 ≤ nodes ≤ cluster nodes; runtime in [MinSeconds, MaxSeconds];
+//     requested in [0, MaxSeconds]; value in [0, MaxValue]; preferred
+//     partitions strictly ascending and in range; submit_hour 0–23,
+//     submit_day 0–6; task durations in [0, MaxSeconds]; SLO jobs: submit
+//     < deadline ≤ submit + MaxSeconds · (1 + MaxSlackPct/100); BE jobs:
+//     deadline 0;
+//   - a task-level job (task_nodes > 0): 1 to MaxTasks tasks of at least
+//     MinSeconds each, each task fitting in one partition, nodes = tasks ×
+//     task_nodes (which may exceed the cluster: its tasks run in waves),
+//     runtime_s their mean;
 //   - history jobs: −MaxSeconds ≤ submit < 0; window jobs: 0 ≤ submit <
 //     window_s;
 //   - each section sorted by submit (non-decreasing).
@@ -144,16 +152,19 @@ func validateHeader(h *Header) error {
 // validator carries what the job rules need across lines.
 type validator struct {
 	nodes, parts int
-	window       float64
-	ids          map[int]struct{}
-	lastHistory  float64
-	lastWindow   float64
+	// widest is the nodes of the largest partition: a task must fit in one.
+	widest      int
+	window      float64
+	ids         map[int]struct{}
+	lastHistory float64
+	lastWindow  float64
 }
 
 func newValidator(h *Header) *validator {
 	return &validator{
 		nodes:       h.Cluster.TotalNodes(),
 		parts:       len(h.Cluster.PartitionNodes),
+		widest:      slices.Max(append([]int{0}, h.Cluster.PartitionNodes...)),
 		window:      h.WindowS,
 		ids:         make(map[int]struct{}),
 		lastHistory: math.Inf(-1),
@@ -173,7 +184,7 @@ func (v *validator) check(j *Job, history bool) error {
 	if !Finite(j.Submit) || j.Submit < -MaxSeconds {
 		return invalidf("job %d: submit_s must be finite and ≥ %g, got %v", j.ID, float64(-MaxSeconds), j.Submit)
 	}
-	if err := checkJob(j, v.nodes, v.parts); err != nil {
+	if err := checkJob(j, v.nodes, v.parts, v.widest); err != nil {
 		return invalidf("job %d: %v", j.ID, err)
 	}
 	if history {
@@ -202,18 +213,19 @@ func (v *validator) check(j *Job, history bool) error {
 // on the window; see Validate), naming the field. It is the one job
 // validator: workload files and the simulator both use it.
 func (j *Job) Check(c Cluster) error {
-	return checkJob(j, c.TotalNodes(), len(c.PartitionNodes))
+	return checkJob(j, c.TotalNodes(), len(c.PartitionNodes), slices.Max(append([]int{0}, c.PartitionNodes...)))
 }
 
-// checkJob checks the rules that do not depend on the job's neighbours;
+// checkJob checks the rules that do not depend on the job's neighbours on
+// a cluster of nodes in parts partitions, the largest of widest nodes;
 // submit must be finite.
-func checkJob(j *Job, nodes, parts int) error {
+func checkJob(j *Job, nodes, parts, widest int) error {
 	switch {
 	case j.Class != SLO && j.Class != BestEffort:
 		return fmt.Errorf("unknown class %d", int(j.Class))
 	case j.Nodes < 1:
 		return fmt.Errorf("nodes must be ≥ 1, got %d", j.Nodes)
-	case j.Nodes > nodes:
+	case j.Nodes > nodes && j.TaskNodes == 0:
 		return fmt.Errorf("nodes must be ≤ cluster size %d, got %d", nodes, j.Nodes)
 	case !Finite(j.Runtime) || j.Runtime < MinSeconds || j.Runtime > MaxSeconds:
 		return fmt.Errorf("runtime_s must be in [%g, %g], got %v", MinSeconds, float64(MaxSeconds), j.Runtime)
@@ -242,6 +254,37 @@ func checkJob(j *Job, nodes, parts int) error {
 		if !Finite(d) || d < 0 || d > MaxSeconds {
 			return fmt.Errorf("task_durations_s[%d] must be in [0, %g], got %v", i, float64(MaxSeconds), d)
 		}
+	}
+	return checkTasks(j, widest)
+}
+
+// checkTasks checks the rules of a task-level job (TaskNodes > 0): 1 to
+// MaxTasks tasks, each task of at least MinSeconds and fitting in the
+// largest partition (widest nodes), Nodes = tasks × TaskNodes, and
+// Runtime the mean task duration (within MinSeconds, the resolution of
+// workload times).
+func checkTasks(j *Job, widest int) error {
+	switch n := len(j.TaskDurations); {
+	case j.TaskNodes < 0:
+		return fmt.Errorf("task_nodes must be ≥ 0, got %d", j.TaskNodes)
+	case j.TaskNodes == 0:
+		return nil
+	case j.TaskNodes > widest:
+		return fmt.Errorf("task_nodes must be ≤ the largest partition's %d nodes (a task runs in one partition), got %d", widest, j.TaskNodes)
+	case n == 0:
+		return errors.New("a task-level job (task_nodes > 0) needs task_durations_s, got none")
+	case n > MaxTasks:
+		return fmt.Errorf("a task-level job has at most %d tasks, got %d", MaxTasks, n)
+	case j.Nodes != n*j.TaskNodes:
+		return fmt.Errorf("nodes must be tasks × task_nodes = %d × %d = %d for a task-level job, got %d", n, j.TaskNodes, n*j.TaskNodes, j.Nodes)
+	}
+	for i, d := range j.TaskDurations {
+		if d < MinSeconds {
+			return fmt.Errorf("task_durations_s[%d] of a task-level job must be ≥ %g, got %v", i, MinSeconds, d)
+		}
+	}
+	if m := MeanTaskDuration(j.TaskDurations); math.Abs(j.Runtime-m) > MinSeconds {
+		return fmt.Errorf("runtime_s of a task-level job must be its mean task duration %v (within %g s), got %v", m, MinSeconds, j.Runtime)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/planner/registry"
+	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/planner/threesigma"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads"
@@ -48,6 +49,11 @@ const (
 	// pending, so a tiny interval (1 ns) makes a run that never ends; one
 	// cycle per simulated second is already 18,000 cycles for 5 hours.
 	minInterval = time.Second
+	// taskInterval is the default interval of a workload of task-level
+	// jobs: their schedulers (GS and its estimators, SLearn §5.1) hand
+	// each node to a task as soon as it frees, and tasks of seconds would
+	// wait most of a 60 s cycle for it; a cycle costs them little.
+	taskInterval = time.Second
 )
 
 // simulateFlags are the settings of `planner simulate` (DESIGN.md, CLI
@@ -153,7 +159,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.StringSliceVar(&f.schedulers, "schedulers", reg.Defaults(), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
-	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles")
+	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
@@ -195,6 +201,11 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := checkUsed(givenFlags(fs), generatorFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
+	if experiments.HasTasks(in.Jobs) {
+		if err := reg.CheckTasks(f.schedulers, in.Name); err != nil {
+			return usageError{fmt.Errorf("--schedulers: %w", err)}
+		}
+	}
 	// The results directory and the log file are checked before the run,
 	// so that a bad --out or --log-file fails at once rather than after it.
 	if err := checkOutDir(f.out); err != nil {
@@ -217,7 +228,8 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	prov.Finish(time.Now())
-	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig(), Provenance: prov}
+	rep := &experiments.Report{Runs: runs, Deterministic: f.deterministic, Config: f.effectiveConfig(), Provenance: prov,
+		SpeedupReference: slearn.Name}
 	if f.format == "table" {
 		fmt.Fprintf(stdout, "workload %s: %d jobs on %d nodes, seed %d, interval %s\n",
 			in.Name, len(in.Jobs), in.Cluster.TotalNodes(), f.seed, f.interval)
@@ -325,6 +337,9 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	in, params, err := loadInput(f)
 	if err != nil {
 		return experiments.Input{}, experiments.RunConfig{}, err
+	}
+	if !f.intervalGiven && experiments.HasTasks(in.Jobs) {
+		f.interval = taskInterval
 	}
 	// A generator's window was checked with the flags; a file's is known
 	// now.

@@ -128,8 +128,8 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns, then those of the wait, slowdown and fairness
-	// metrics, then the miss cause.
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,miss" {
+	// metrics, the miss cause, then those of task-level jobs.
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)
@@ -202,7 +202,7 @@ func TestSimulateBadInput(t *testing.T) {
 		want  string
 		usage bool
 	}{
-		{"unknown scheduler", simArgs("--schedulers", "prio,fifo"), `unknown scheduler "fifo"`, true},
+		{"unknown scheduler", simArgs("--schedulers", "prio,lifo"), `unknown scheduler "lifo"`, true},
 		{"negative load", simArgs("--load", "-1"), "--load: must be > 0", true},
 		{"zero nodes", simArgs("--nodes", "0"), "--nodes", true},
 		{"unknown format", simArgs("--format", "xml"), "--format", true},
@@ -211,7 +211,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"huge cluster", simArgs("--workload", "mustang", "--nodes", "1000000000"), "--nodes: must be ≤ 134217728 (16777216 per rack × 8 racks), got 1000000000", true},
 		{"zero interval", simArgs("--interval", "0s"), "--interval", true},
 		{"sub-second interval", simArgs("--interval", "1ns"), "--interval: must be ≥ 1s, got 1ns", true},
-		{"too many jobs to generate", simArgs("--hours", "1e5"), "more than 1000000", true},
+		{"too many jobs to generate", simArgs("--hours", "1e5"), "more than 2000000", true},
 		{"window too long to generate", simArgs("--hours", "1e9"), "--hours: must be ≤ 277777.8 (a window of at most 1e+09 s), got 1e+09", true},
 		{"bad duration", simArgs("--interval", "soon"), "interval", true},
 		{"unknown solver", simArgs("--solver", "magic"), "--solver", true},
@@ -361,7 +361,7 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 		{"simulate, out", []string{"simulate", "--quiet", "--nodes", "16", "--hours", "0.1", "--schedulers", "prio", "--config", outIsFile}, "--config " + outIsFile + ": out: mkdir " + aFile + ": not a directory", false},
 		{"sweep, range", []string{"sweep", "--quiet", "--config", zeroHours, "--vary", "load=1,2"}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
 		{"sweep, interval", []string{"sweep", "--quiet", "--nodes", "16", "--config", longInterval, "--vary", "load=1,2"}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
-		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)", false},
+		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks)", false},
 		{"sweep, a study's flag set", []string{"sweep", "--quiet", "--config", oneLoad, "--study", "load"}, "--study load varies --load, which is also set by --config " + oneLoad, true},
 		{"sweep, varied and set", []string{"sweep", "--quiet", "--config", oneHour, "--vary", "hours=0.5,1"}, "--vary: --hours is both varied and set by --config " + oneHour, true},
 	}
@@ -419,5 +419,36 @@ func TestSimulateHorizonResolved(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSimulateTasks: a task-level generator runs on the GS family, every
+// second unless --interval is given, and the JSON has the task metrics and
+// the speedups of slearn.
+func TestSimulateTasks(t *testing.T) {
+	out, _, err := runCLI(t, "simulate", "--workload", "google2011-tasks", "--hours", "1", "--schedulers", "slearn,fifo",
+		"--parallel", "1", "-q", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Config struct {
+			Nodes    int    `json:"nodes"`
+			Interval string `json:"interval"`
+		} `json:"config"`
+		Runs []struct {
+			Metrics map[string]*float64 `json:"metrics"`
+		} `json:"runs"`
+		Speedups []struct {
+			Baseline string  `json:"baseline"`
+			Mean     float64 `json:"jct_mean_speedup"`
+		} `json:"speedups"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Config.Nodes != 150 || rep.Config.Interval != "1s" || len(rep.Runs) != 2 || rep.Runs[0].Metrics["nwt_mean"] == nil ||
+		len(rep.Speedups) != 1 || rep.Speedups[0].Baseline != "fifo" || !(rep.Speedups[0].Mean > 0) {
+		t.Errorf("report %+v", rep)
 	}
 }

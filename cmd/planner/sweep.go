@@ -357,6 +357,8 @@ func pointFlags(base *simulateFlags, flag, value string, seed uint64, reg planne
 	pf.nodesGiven = base.nodesGiven || fs.Changed("nodes")
 	pf.racksGiven = base.racksGiven || fs.Changed("racks")
 	pf.clusterGiven = base.clusterGiven || fs.Changed("cluster")
+	pf.hoursGiven = base.hoursGiven || fs.Changed("hours")
+	pf.loadGiven = base.loadGiven || fs.Changed("load")
 	if err := pf.validate(reg); err != nil {
 		return nil, "", fmt.Errorf("--vary %s=%s: %w", flag, value, err)
 	}

@@ -38,6 +38,7 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.Float64SliceVar(&o.Classes.SlackPct, "slack", o.Classes.SlackPct, "SLO deadline slacks in percent, drawn uniformly per job (a comma-separated `list`)")
 	fs.Float64Var(&o.Classes.SLOShare, "slo-share", o.Classes.SLOShare, "share of the offered work carried by SLO jobs")
 	decimalVar(fs, &o.Classes.Seed, "seed", o.Classes.Seed, "seed of the slack and preferred-rack draws")
+	fs.BoolVar(&o.Tasks, "tasks", false, "import jobs as task-level: each task ("+strings.Join(traces.TaskFormats, ", ")+") becomes a one-node task, --fit acting on task counts (drop: jobs of more tasks than --nodes; scale: an evenly spaced share of the tasks)")
 	fs.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted) instead of failing on the first")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no progress or import report on standard error (warnings still)")
 	// optionFlags are the flags of the option fields an o.Validate error
@@ -69,6 +70,8 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 		return usageError{fmt.Errorf("workload import: unexpected argument %q", fs.Arg(1))}
 	case !slices.Contains(traces.Formats, format):
 		return usageError{fmt.Errorf("--format: want one of %s, got %q", strings.Join(traces.Formats, ", "), format)}
+	case o.Tasks && !slices.Contains(traces.TaskFormats, format):
+		return usageError{fmt.Errorf("--tasks: the %s format has no per-task durations (%s do)", format, strings.Join(traces.TaskFormats, " and "))}
 	}
 	if fs.Changed("start") {
 		if !(start >= 0) {

@@ -81,6 +81,7 @@ func TestWorkloadImportBadInput(t *testing.T) {
 		{"negative start", []string{"--format", "swf", bad, "--start", "-5"}, "--start: must be ≥ 0 hours after the trace's first submit (leave it out for the middle of the trace), got -5", true},
 		{"start -1, the library's mark for the middle", []string{"--format", "swf", bad, "--start", "-1"}, "--start: must be ≥ 0 hours", true},
 		{"start not a number", []string{"--format", "swf", bad, "--start", "NaN"}, "--start: must be ≥ 0 hours", true},
+		{"tasks without task durations", []string{"--format", "swf", bad, "--tasks"}, "--tasks: the swf format has no per-task durations (google2011 and alibaba2018 do)", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -288,5 +289,33 @@ func TestWorkloadStatsRawTrace(t *testing.T) {
 				t.Errorf("stdout %q, want nothing", stdout)
 			}
 		})
+	}
+}
+
+// TestWorkloadImportTasks: --tasks imports a Google 2011 trace's jobs as
+// task-level jobs, which stats measures across time and space and which
+// a scheduler of gang jobs refuses.
+func TestWorkloadImportTasks(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tasks.jsonl")
+	_, stderr, err := runCLI(t, "workload", "import", "--format", "google2011", filepath.Join(traceFixtures, "google2011"),
+		"--tasks", "--nodes", "4", "--racks", "1", "--fit", "drop", "--start", "0", "--hours", "0", "--slo-share", "0", "-o", file)
+	if err != nil || !strings.Contains(stderr, "task-level, 5 one-node tasks") {
+		t.Fatalf("import: %v\n%s", err, stderr)
+	}
+	out, _, err := runCLI(t, "workload", "stats", file, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Tasks *struct {
+			SpaceJobs int `json:"space_jobs"`
+		} `json:"task_variability"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Tasks == nil || sum.Tasks.SpaceJobs != 2 {
+		t.Errorf("stats: %v\n%s", err, out)
+	}
+	_, _, err = runCLI(t, "simulate", "--workload", file, "--schedulers", "prio", "-q")
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--schedulers: scheduler prio does not schedule task-level jobs, which workload tasks.jsonl has") {
+		t.Errorf("simulate with prio: %v", err)
 	}
 }

@@ -76,6 +76,38 @@ func TestWorkloadEnvironments(t *testing.T) {
 	}
 }
 
+// TestTaskGeneratorDefaults: a task-level generator's cluster, window and
+// load are its own (150 nodes in one rack, load 1) unless given.
+func TestTaskGeneratorDefaults(t *testing.T) {
+	type summary struct {
+		ClusterNodes int     `json:"cluster_nodes"`
+		WindowS      float64 `json:"window_s"`
+		Load         float64 `json:"load"`
+		Tasks        *struct {
+			TimeJobs int `json:"time_jobs"`
+		} `json:"task_variability"`
+	}
+	stats := func(args ...string) summary {
+		t.Helper()
+		out, _, err := runCLI(t, append([]string{"workload", "stats", "--format", "json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s summary
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := stats("--workload", "google2011-tasks", "--hours", "2"); s.ClusterNodes != 150 || s.WindowS != 7200 ||
+		s.Load < 0.99 || s.Load > 1.01 || s.Tasks == nil || s.Tasks.TimeJobs == 0 {
+		t.Errorf("google2011-tasks, 2 hours: %+v", s)
+	}
+	if s := stats("--workload", "google2011-tasks", "--hours", "2", "--nodes", "64", "--load", "0.5"); s.ClusterNodes != 64 || s.Load < 0.49 || s.Load > 0.51 {
+		t.Errorf("google2011-tasks on 64 nodes at load 0.5: %+v", s)
+	}
+}
+
 func TestWorkloadBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.jsonl")
@@ -93,9 +125,9 @@ func TestWorkloadBadInput(t *testing.T) {
 		want string
 	}{
 		{"malformed line", []string{"workload", "stats", bad}, "line 4"},
-		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "nope: neither a generator (google, hedgefund, mustang) nor an existing file"},
+		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "nope: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks) nor an existing file"},
 		{"negative load", []string{"workload", "generate", "--load", "-1"}, "--load"},
-		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang)"},
+		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks)"},
 		{"unknown subcommand", []string{"workload", "frob"}, "frob"},
 		{"predict without eval", []string{"predict"}, "eval"},
 	}
@@ -182,12 +214,12 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 		{"sweep results over a directory", []string{"sweep", "--nodes", "16", "--hours", "0.34", "--schedulers", "prio", "--quiet", "--vary", "load=1,2", "--out", sweepRes}, filepath.Join(sweepRes, "results.json"),
 			"--out: " + filepath.Join(sweepRes, "results.json") + ": is a directory"},
 		{"a directory as the workload", []string{"predict", "eval", "--workload", dir}, dir,
-			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
+			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks)"},
 		// A file given as the command's argument is named by its path.
 		{"a directory as the argument", []string{"workload", "stats", dir}, dir,
-			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang)"},
+			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks)"},
 		{"a missing file as the argument", []string{"workload", "stats", filepath.Join(dir, "none.jsonl")}, filepath.Join(dir, "none.jsonl"),
-			filepath.Join(dir, "none.jsonl") + ": neither a generator (google, hedgefund, mustang) nor an existing file"},
+			filepath.Join(dir, "none.jsonl") + ": neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks) nor an existing file"},
 		{"a bad file as the argument", []string{"workload", "stats", emptyFile}, emptyFile,
 			emptyFile + ": workload line 1: empty input, want a header line"},
 	}

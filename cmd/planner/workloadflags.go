@@ -34,24 +34,29 @@ type workloadFlags struct {
 	// were given (noteGiven), so that a size given with --cluster, or an
 	// empty --cluster, is an error.
 	nodesGiven, racksGiven, clusterGiven bool
+	// hoursGiven, loadGiven: --hours, --load were given; a generator's own
+	// defaults (generatorDefaults) fill the cluster, window and load flags
+	// that were not.
+	hoursGiven, loadGiven bool
 	// layout is the cluster of --cluster, read by validate for a
 	// generator; nil without --cluster.
 	layout *workloads.Cluster
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
-	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments) — or a workload FILE")
-	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only)")
+	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), or 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3) — or a workload FILE")
+	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only; the task-level ones default to 150 in 1 rack)")
 	decimalVar(fs, &w.racks, "racks", workloads.DefaultRacks, "racks of the --nodes; --nodes must be a multiple (generators only)")
 	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")
-	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only)")
-	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each)")
+	fs.Float64Var(&w.hours, "hours", 5, "workload window in hours (generators only; each task-level one has its own default, about 1,250 jobs)")
+	fs.Float64Var(&w.load, "load", 1.4, "offered load: node-hours submitted / capacity (generators only; SLO and BE half each; task-level ones: 1, all best-effort)")
 	fs.Float64SliceVar(&w.slack, "slack", []float64{20, 40, 60, 80}, "`list` of deadline slacks in percent (generators only)")
 	decimalVar(fs, &w.seed, "seed", 1, seedUsage)
 }
 
 func (w *workloadFlags) validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	w.generatorDefaults()
 	switch {
 	case strings.TrimSpace(w.workload) == "":
 		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", strings.Join(workloads.Generators(), ", "))
@@ -111,6 +116,33 @@ func (w *workloadFlags) validate() error {
 // noteGiven records which of the cluster's flags fs was given.
 func (w *workloadFlags) noteGiven(fs *pflag.FlagSet) {
 	w.nodesGiven, w.racksGiven, w.clusterGiven = fs.Changed("nodes"), fs.Changed("racks"), fs.Changed("cluster")
+	w.hoursGiven, w.loadGiven = fs.Changed("hours"), fs.Changed("load")
+}
+
+// generatorDefaults sets --nodes, --racks, --hours and --load, where
+// they were not given, to the defaults of the generator --workload names
+// (workloads.DefaultParams): the task-level generators have a cluster,
+// window and load of their own (150 nodes in one rack, load 1); the
+// others' are the flags' defaults.
+func (w *workloadFlags) generatorDefaults() {
+	p, err := workloads.DefaultParams(w.workload)
+	if err != nil {
+		return // not a generator
+	}
+	if !w.clusterGiven {
+		if !w.nodesGiven {
+			w.nodes = p.Nodes
+		}
+		if !w.racksGiven {
+			w.racks = p.Racks
+		}
+	}
+	if !w.hoursGiven {
+		w.hours = p.Hours
+	}
+	if !w.loadGiven {
+		w.load = p.Load
+	}
 }
 
 // clusterSpec is the cluster of --cluster as the report's config shows

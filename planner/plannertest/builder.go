@@ -35,6 +35,17 @@ func (b *JobBuilder) User(u string) *JobBuilder { b.j.Features.User = u; return 
 // Preferred sets the preferred partitions (ascending).
 func (b *JobBuilder) Preferred(p ...int) *JobBuilder { b.j.Preferred = p; return b }
 
+// Tasks makes the job task-level: one task per duration (seconds), each
+// on taskNodes nodes; Nodes becomes tasks × taskNodes and Runtime the mean
+// duration.
+func (b *JobBuilder) Tasks(taskNodes int, durations ...float64) *JobBuilder {
+	b.j.TaskNodes = taskNodes
+	b.j.TaskDurations = append([]float64(nil), durations...)
+	b.j.Nodes = taskNodes * len(durations)
+	b.j.Runtime = workloads.MeanTaskDuration(durations)
+	return b
+}
+
 // SLO makes the job an SLO job with an absolute deadline (seconds).
 func (b *JobBuilder) SLO(deadline float64) *JobBuilder {
 	b.j.Class, b.j.Deadline = workloads.SLO, deadline
@@ -42,4 +53,8 @@ func (b *JobBuilder) SLO(deadline float64) *JobBuilder {
 }
 
 // Job returns a fresh copy of the job built so far.
-func (b *JobBuilder) Job() *workloads.Job { j := b.j; return &j }
+func (b *JobBuilder) Job() *workloads.Job {
+	j := b.j
+	j.TaskDurations = append([]float64(nil), b.j.TaskDurations...)
+	return &j
+}

@@ -7,7 +7,9 @@ package registry
 import (
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/backfill"
+	"github.com/plannerhq/planner/planner/gs"
 	"github.com/plannerhq/planner/planner/prio"
+	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/planner/threesigma"
 )
 
@@ -51,6 +53,34 @@ func Default() planner.Registry {
 				return backfill.NewPred(backfill.Options{}, o.Predictor)
 			},
 		},
+		{
+			Name:    slearn.Name,
+			Summary: "SLearn: GS with runtimes learned from a few pilot tasks of each wide job, adaptive 1-5% sampling (SLearn §5.1.2)",
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return slearn.NewDefault(o.Seed)
+			},
+			Tasks: true,
+		},
+		generic(gs.Name, "GS: priority queues by 3σPredict's point estimate of the job's size (SLearn §5.1.1)"),
+		generic(gs.Name3Sigma, "GS by 3σPredict's distribution under utility 1/t² (SLearn's 3Sigma baseline)"),
+		generic(gs.Name3SigmaTL, "3sigma-gs with thin jobs (< 3 tasks) in the highest queue"),
+		generic(gs.NamePointEst, "GS by the median of 3σPredict's distribution"),
+		generic(gs.NameLAS, "GS by least attained service (task time so far)"),
+		generic(gs.NameFIFO, "FIFO: jobs by arrival, one queue"),
+		generic(gs.NameOracle, "GS by the true runtime"),
+	}
+}
+
+// generic is the row of a policy run in GS: it schedules task-level jobs
+// (and gang jobs), outside the default comparison.
+func generic(name, summary string) planner.Policy {
+	return planner.Policy{
+		Name:    name,
+		Summary: summary,
+		New: func(planner.Options) (planner.Scheduler, error) {
+			return gs.NewVariant(name)
+		},
+		Tasks: true,
 	}
 }
 

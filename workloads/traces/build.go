@@ -58,6 +58,14 @@ type Options struct {
 	Load float64 `json:"load,omitempty"`
 	// Classes assigns SLO/BE classes, deadlines, preferred racks, values.
 	Classes workloads.ClassRules `json:"classes"`
+	// Tasks imports jobs as task-level (workloads.Job.TaskNodes 1): a
+	// record's per-task durations become one-node tasks and its runtime
+	// their mean. Fit acts on the task count: FitDrop drops jobs of more
+	// tasks than Nodes (SLearn §4.3 drops Google jobs of more than 150),
+	// FitScale keeps round(tasks × scale) of them (at least 1, at most
+	// Nodes), evenly spaced by task index (§4.3 compresses 2Sigma jobs so).
+	// Records without task durations are filtered out.
+	Tasks bool `json:"tasks,omitempty"`
 }
 
 // DefaultOptions: 256 nodes in 8 racks with a 1.5× slowdown, the window
@@ -153,6 +161,9 @@ type Report struct {
 	// FromMiddle: the window start was the default, the middle of the
 	// trace's submit span.
 	FromMiddle bool `json:"from_middle,omitempty"`
+	// Tasks counts the tasks of the window's jobs when they were imported
+	// as task-level jobs (Options.Tasks).
+	Tasks int `json:"tasks,omitempty"`
 	// Jobs and HistoryJobs are the workload's; AfterWindow the records
 	// submitted after the window (not used).
 	Jobs        int `json:"jobs"`
@@ -290,6 +301,9 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 				winTooWide++
 			}
 			continue
+		case c.noTasks:
+			rep.Filtered = countFiltered(rep.Filtered, reasonNoTasks)
+			continue
 		}
 		if c.resized {
 			rep.Resized++
@@ -395,6 +409,11 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 		o.Classes.Terms(&hist[i], racks)
 	}
 	rep.Jobs, rep.HistoryJobs = len(win), len(hist)
+	if o.Tasks {
+		for i := range win {
+			rep.Tasks += win[i].Tasks()
+		}
+	}
 
 	params, err := json.Marshal(struct {
 		Source string `json:"source"`
@@ -430,18 +449,23 @@ func Build(t *Trace, o Options) (*workloads.Workload, *Report, error) {
 type candidate struct {
 	job workloads.Job
 	// long: a runtime, request or task duration beyond
-	// workloads.MaxSeconds; wide: wider than the cluster under FitDrop.
-	long, wide bool
+	// workloads.MaxSeconds; wide: wider than the cluster under FitDrop;
+	// noTasks: a record without task durations, imported as tasks.
+	long, wide, noTasks bool
 	// resized: the fit changed the width; clamped: FitScale cut it to the
 	// cluster's width.
 	resized, clamped bool
 }
 
-func (c *candidate) used() bool { return !c.long && !c.wide }
+func (c *candidate) used() bool { return !c.long && !c.wide && !c.noTasks }
 
 func newCandidate(r *Record, o Options, scale float64) candidate {
-	c := candidate{long: tooLong(r)}
-	if c.long {
+	c := candidate{long: tooLong(r), noTasks: o.Tasks && len(r.TaskDurations) == 0}
+	if c.long || c.noTasks {
+		return c
+	}
+	if o.Tasks {
+		c.job = taskJob(r, fit(len(r.TaskDurations), o, scale, &c))
 		return c
 	}
 	c.job = workloads.Job{
@@ -458,6 +482,26 @@ func newCandidate(r *Record, o Options, scale float64) candidate {
 		}
 	}
 	return c
+}
+
+// taskJob is a record as a task-level job of n of its tasks (n ≤ its
+// task count): those at indices ⌊k · tasks / n⌋, k = 0…n−1, each one node
+// for its duration (rounded to the millisecond, at least one).
+func taskJob(r *Record, n int) workloads.Job {
+	all := r.TaskDurations
+	d := make([]float64, n)
+	for k := range d {
+		d[k] = max(workloads.RoundMS(all[k*len(all)/n]), workloads.MinSeconds)
+	}
+	return workloads.Job{
+		Nodes:         n,
+		TaskNodes:     1,
+		TaskDurations: d,
+		Runtime:       workloads.RoundMS(workloads.MeanTaskDuration(d)),
+		Requested:     workloads.RoundMS(r.Requested),
+		Features:      r.Features,
+		Kind:          r.Kind,
+	}
 }
 
 // fit is a trace width on the target cluster (scale: nodes / MaxProcs
@@ -507,6 +551,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "window start moved past %d jobs to %.2f h: no run of whole jobs from the start %s within ±%.3g\n",
 			r.Moved, r.WindowStartS/3600, why, loadBand(r.TargetLoad))
 	}
+	if r.Tasks > 0 {
+		fmt.Fprintf(w, "tasks: the window's jobs are task-level, %d one-node tasks; widths below are task counts\n", r.Tasks)
+	}
 	if r.Fit == FitScale {
 		fmt.Fprintf(w, "fit scale: widths × %.4g (cluster / %d procs, %s): %d resized, %d cut to the cluster\n",
 			r.Scale, r.MaxProcs, r.MaxProcsFrom, r.Resized, r.Clamped)
@@ -526,6 +573,7 @@ func (r *Report) WriteText(w io.Writer) error {
 var (
 	reasonTooLong = fmt.Sprintf("longer than %g s", float64(workloads.MaxSeconds))
 	reasonTooOld  = fmt.Sprintf("history more than %g s before the window", float64(workloads.MaxSeconds))
+	reasonNoTasks = "no task durations (imported as tasks)"
 )
 
 // tooLong reports whether a record's runtime, request or a task duration

@@ -408,3 +408,50 @@ func TestBuildBoundsAfterRescaling(t *testing.T) {
 		t.Errorf("SLO value 1e300: error %v", err)
 	}
 }
+
+// TestBuildTasks: imported as tasks, a record's task durations become the
+// one-node tasks of a task-level job whose runtime is their mean; drop
+// drops jobs of more tasks than nodes, scale keeps an evenly spaced share
+// of the tasks, and records without durations are filtered.
+func TestBuildTasks(t *testing.T) {
+	tr := &Trace{Format: "test", Source: "tasks", Records: []Record{
+		{Submit: 0, Runtime: 40, Size: 4, TaskDurations: []float64{10, 20, 30, 40}},
+		{Submit: 10, Runtime: 8, Size: 8, TaskDurations: []float64{1, 2, 3, 4, 5, 6, 7, 8}},
+		{Submit: 20, Runtime: 5, Size: 1},                                          // no durations
+		{Submit: 30, Runtime: 0.2, Size: 2, TaskDurations: []float64{0.0001, 0.2}}, // a task under 1 ms
+	}}
+	tests := []struct {
+		name    string
+		fit     string
+		want    [][]float64 // task durations per window job
+		dropped int
+	}{
+		{"drop", FitDrop, [][]float64{{10, 20, 30, 40}, {0.001, 0.2}}, 1},
+		// Scale 4 nodes / 8 tasks = 0.5: 4 → 2 (tasks 0, 2), 8 → 4 (0, 2,
+		// 4, 6), 2 → 1 (task 0).
+		{"scale", FitScale, [][]float64{{10, 30}, {1, 3, 5, 7}, {0.001}}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.Nodes, o.Racks, o.Fit, o.Tasks = 4, 1, tc.fit, true
+			o.StartHours, o.Hours, o.Classes.SLOShare = 0, 0, 0
+			w, rep := build(t, tr, o)
+			var got [][]float64
+			tasks := 0
+			for _, j := range w.Jobs {
+				got = append(got, j.TaskDurations)
+				tasks += j.Tasks()
+				if !j.TaskLevel() || j.Nodes != j.Tasks() || j.Runtime != workloads.RoundMS(workloads.MeanTaskDuration(j.TaskDurations)) {
+					t.Errorf("job %d: %+v", j.ID, j)
+				}
+			}
+			if !slices.EqualFunc(got, tc.want, slices.Equal[[]float64]) {
+				t.Errorf("tasks %v, want %v", got, tc.want)
+			}
+			if rep.Dropped != tc.dropped || rep.Filtered[reasonNoTasks] != 1 || rep.Tasks != tasks {
+				t.Errorf("dropped %d, filtered %v, tasks %d", rep.Dropped, rep.Filtered, rep.Tasks)
+			}
+		})
+	}
+}

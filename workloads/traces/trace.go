@@ -18,6 +18,10 @@ import (
 // Formats are the trace formats Read knows, in the order the CLI lists them.
 var Formats = []string{FormatSWF, FormatGoogle2011, FormatAlibaba2018, FormatMustang}
 
+// TaskFormats are the formats whose records carry per-task durations
+// (Record.TaskDurations), which Options.Tasks imports as tasks.
+var TaskFormats = []string{FormatGoogle2011, FormatAlibaba2018}
+
 // Format names (also the Header.Generator of imported workloads).
 const (
 	FormatSWF         = "swf"
