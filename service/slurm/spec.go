@@ -82,10 +82,7 @@ func ParseComment(c string) (Comment, error) {
 	return out, nil
 }
 
-// JobID is the planner's id of a Slurm job: its Slurm job id.
-func JobID(job int64) string { return strconv.FormatInt(job, 10) }
-
-// Spec is the submission of Slurm job j to the planner: its id, user,
+// Spec is the submission of Slurm job j to the planner (but its id): its user,
 // name, Slurm partition (the app feature, "partition=P"), node count,
 // time limit (a feature too: "nodes=N,time=S", S in seconds), submit time,
 // and what its comment and --deadline say. The same job gives the same
@@ -96,7 +93,7 @@ func Spec(j *Job) (service.JobSpec, error) {
 		return service.JobSpec{}, err
 	}
 	nodes := j.Nodes
-	spec := service.JobSpec{ID: JobID(j.ID), User: j.User, Name: j.Name, Nodes: &nodes, Class: "be",
+	spec := service.JobSpec{User: j.User, Name: j.Name, Nodes: &nodes, Class: "be",
 		Value: c.Value, Preferred: c.Preferred, Resources: "nodes=" + strconv.Itoa(j.Nodes)}
 	if j.Partition != "" {
 		spec.App = "partition=" + j.Partition
