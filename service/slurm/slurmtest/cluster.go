@@ -1,13 +1,15 @@
 // Package slurmtest starts a real Slurm cluster on loopback for tests: one
 // slurmctld and one slurmd per node on this machine, as root and without
 // systemd, each node a slurmd started with -N (the facts behind it are
-// those measured of Debian's Slurm 22.05). Authentication is auth/none
-// and cred/none: insecure, and enough for a cluster only this machine can
-// reach.
+// those measured of Debian's Slurm 22.05). Authentication is munge's, as
+// on a real cluster: a munged of the test's own (its key, socket and
+// state in a temporary directory) that slurm.conf's AuthInfo points
+// every daemon and command to.
 package slurmtest
 
 import (
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"net"
 	"os"
@@ -47,6 +49,8 @@ type Cluster struct {
 	Partition string
 	// JobComp is the job completion log (sacct --completion reads it).
 	JobComp string
+	// MungeSocket is the socket of the cluster's munged.
+	MungeSocket string
 
 	marker  string
 	daemons []*daemon
@@ -59,7 +63,7 @@ type daemon struct {
 }
 
 // binaries are the Slurm programs the tests run.
-var binaries = []string{"slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol", "scancel", "sacct"}
+var binaries = []string{"munged", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo", "scontrol", "scancel", "sacct"}
 
 // startTimeout bounds the wait for every node to be idle; stopTimeout the
 // wait for a daemon to exit after SIGTERM before SIGKILL.
@@ -70,8 +74,8 @@ const (
 
 // Start starts a cluster and stops it when the test ends (t.Cleanup). It
 // skips the test unless it runs as root (Slurm's daemons need it), and
-// fails it when Slurm is not installed: make deps installs Debian's
-// slurmctld, slurmd and slurm-client.
+// fails it when Slurm or munge is not installed: make deps installs
+// Debian's slurmctld, slurmd, slurm-client and munge.
 func Start(t testing.TB, o Options) *Cluster {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -79,7 +83,7 @@ func Start(t testing.TB, o Options) *Cluster {
 	}
 	for _, b := range binaries {
 		if _, err := exec.LookPath(b); err != nil {
-			t.Fatalf("%s: not installed: make deps installs Debian's slurmctld, slurmd and slurm-client (%v)", b, err)
+			t.Fatalf("%s: not installed: make deps installs Debian's slurmctld, slurmd, slurm-client and munge (%v)", b, err)
 		}
 	}
 	if o.Nodes <= 0 {
@@ -93,8 +97,16 @@ func Start(t testing.TB, o Options) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A socket's path must be short (108 bytes), a test's temporary
+	// directory may not be: munge's has a short name of its own.
+	mungeDir, err := os.MkdirTemp("", "munge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(mungeDir) })
 	c := &Cluster{Dir: dir, Conf: filepath.Join(dir, "slurm.conf"), Partition: o.Partition,
-		JobComp: filepath.Join(dir, "jobcomp.log"), marker: "PLANNER_SLURMTEST=" + dir}
+		JobComp: filepath.Join(dir, "jobcomp.log"), MungeSocket: filepath.Join(mungeDir, "munge.socket.2"),
+		marker: "PLANNER_SLURMTEST=" + dir}
 	c.Env = []string{"SLURM_CONF=" + c.Conf, c.marker}
 	for _, d := range []string{"state", "spool", "log", "out"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -107,8 +119,9 @@ SlurmctldHost=localhost
 SlurmctldPort=%d
 SlurmUser=root
 SlurmdUser=root
-AuthType=auth/none
-CredType=cred/none
+AuthType=auth/munge
+AuthInfo=socket=%[4]s
+CredType=cred/munge
 StateSaveLocation=%[2]s/state
 SlurmdSpoolDir=%[2]s/spool/%%n
 SlurmctldPidFile=%[2]s/slurmctld.pid
@@ -128,7 +141,7 @@ ReturnToService=2
 SlurmdParameters=config_overrides
 MailProg=/bin/true
 KillWait=5
-`, ports[0], dir, c.JobComp)
+`, ports[0], dir, c.JobComp, c.MungeSocket)
 	for i := 1; i <= o.Nodes; i++ {
 		name := "n" + strconv.Itoa(i)
 		c.Nodes = append(c.Nodes, name)
@@ -145,6 +158,25 @@ KillWait=5
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Stop(t) })
+	// munge's key: 1 KiB of random bytes, readable by its owner only.
+	key := make([]byte, 1024)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(mungeDir, "munge.key")
+	if err := os.WriteFile(keyFile, key, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	// --force: munged refuses a socket in a directory that not everyone
+	// can search, which a private temporary directory is.
+	if err := c.startDaemon("munged", "--foreground", "--force", "--socket", c.MungeSocket, "--key-file", keyFile,
+		"--pid-file", filepath.Join(mungeDir, "munged.pid"), "--seed-file", filepath.Join(mungeDir, "munged.seed"),
+		"--log-file", filepath.Join(dir, "log", "munged.log")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(c.MungeSocket, startTimeout); err != nil {
+		t.Fatalf("munged: %v; its log: %s", err, tail(filepath.Join(dir, "log", "munged.out")))
+	}
 	if err := c.startDaemon("slurmctld", "-D", "-i", "-f", c.Conf); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +286,8 @@ func (c *Cluster) Stop(t testing.TB) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	// The slurmd first, so that the controller sees no node vanish.
+	// The slurmd first, so that the controller sees no node vanish, and
+	// munged last.
 	for i := len(c.daemons) - 1; i >= 0; i-- {
 		d := c.daemons[i]
 		if d.cmd.Process == nil {
@@ -356,6 +389,20 @@ func alive(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// waitFor waits until path exists.
+func waitFor(path string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s does not exist after %s", path, timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // freePorts returns n distinct free TCP ports of loopback.
