@@ -217,7 +217,7 @@ type sweepPlan struct {
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planner.Registry) (*sweepPlan, error) {
 	p := &sweepPlan{base: base, reg: reg, study: sf.study, executor: sf.executor, sbatchArgs: sf.sbatchArgs}
 	switch sf.executor {
-	case executorLocal:
+	case executorLocal, "": // "": a plan built without the flag set
 		if len(sf.sbatchArgs) > 0 {
 			return nil, errors.New("--sbatch-arg: only the slurm executor submits jobs (give --executor slurm)")
 		}
