@@ -211,6 +211,10 @@ type sweepPlan struct {
 	sbatchArgs  []string
 	arrayPoints []int
 	args        []string
+	// slurmArray is the job array the slurm executor submitted (0: none),
+	// slurmPoints its element count.
+	slurmArray  int64
+	slurmPoints int
 }
 
 // planSweep checks the sweep's flags and builds the flags of every point.
@@ -552,7 +556,11 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	if p.Progress != nil {
-		fmt.Fprintf(p.stderr, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+		if p.slurmArray != 0 {
+			fmt.Fprintf(p.stderr, "sweep: %d runs: %d points computed on Slurm (job array %d), %d runs read back\n", len(runs), p.slurmPoints, p.slurmArray, stats.Reused)
+		} else {
+			fmt.Fprintf(p.stderr, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+		}
 	}
 	p.prov.Finish(time.Now())
 	base := b.effectiveConfig()

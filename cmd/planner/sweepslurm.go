@@ -56,6 +56,7 @@ func (p *sweepPlan) runOnSlurm(ctx context.Context, sw *experiments.Sweep) error
 	if err != nil {
 		return fmt.Errorf("--executor slurm: %w", err)
 	}
+	p.slurmArray, p.slurmPoints = job, len(missing)
 	if p.Progress != nil {
 		fmt.Fprintf(p.stderr, "sweep: %d of %d points submitted to Slurm as job array %d (its output in %s)\n", len(missing), len(sw.Points), job, logs)
 	}
