@@ -528,6 +528,11 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 	if err := checkOutDir(b.out); err != nil {
 		return err
 	}
+	if p.arrayPoints != nil {
+		// The elements of a job array log to their output files, not
+		// all into the --log-file of the sweep that submitted them.
+		b.log.file = ""
+	}
 	log, closeLog, err := b.log.open(p.stderr)
 	if err != nil {
 		return err

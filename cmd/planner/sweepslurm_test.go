@@ -216,10 +216,14 @@ func TestSweepArrayElementOutsideSlurm(t *testing.T) {
 		t.Errorf("point out of range: %v", err)
 	}
 	t.Setenv("SLURM_ARRAY_TASK_ID", "0")
+	logFile := filepath.Join(t.TempDir(), "sweep.log")
 	_, stderr, err := runCLI(t, "sweep", "--vary", "load=1.0,1.4", "--nodes", "16", "--hours", "0.25", "--schedulers", "prio",
-		"--parallel", "1", "--out", out, "--array-points", "1")
+		"--parallel", "1", "--out", out, "--log-file", logFile, "--array-points", "1")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(logFile); !os.IsNotExist(err) {
+		t.Errorf("an element wrote the sweep's --log-file (%v); it logs to its output", err)
 	}
 	if runs := storedRuns(t, out); len(runs) != 1 || !strings.Contains(stderr, "sweep: point load=1.4 seed 1: 1 runs computed, 0 reused") {
 		t.Errorf("an element stored %d runs, want the 1 of its point; stderr:\n%s", len(runs), stderr)
