@@ -371,13 +371,15 @@ func TestPlannerInFrontOfSlurm(t *testing.T) {
 		startBridge(t, cl, p)
 		var jobs []*sleepJob
 		for range 4 {
-			jobs = append(jobs, &sleepJob{name: "long", nodes: 2, sleep: 10})
+			jobs = append(jobs, &sleepJob{name: "long", nodes: 2, sleep: 20})
 		}
 		for _, j := range jobs {
 			j.submit(t, cl)
 		}
 		// Once the cluster is full, SLO jobs that fit only where the
-		// best-effort jobs run.
+		// best-effort jobs run. Those sleep 20 s: time for the bridge
+		// to submit the SLO jobs and the planner to preempt for them
+		// on a loaded machine before they end on their own.
 		deadline := time.Now().Add(waitAll)
 		for {
 			out, err := cl.Output("squeue", "--noheader", "--states", "running", "--format", "%i")
