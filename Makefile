@@ -7,7 +7,8 @@
 
 GO          ?= go
 BIN         := bin/planner
-APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev pkg-config gcc g++ chromium
+APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev pkg-config gcc g++ chromium \
+               slurmctld slurmd slurm-client munge
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

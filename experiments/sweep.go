@@ -245,6 +245,35 @@ func (s *Sweep) runPoint(ctx context.Context, pi int, out []RunResult, slots cha
 	return len(missing), reused, nil
 }
 
+// Missing are the indices of the points, in order, of which some
+// scheduler's run is not stored in Dir (every point when Dir is ""): those
+// Run would compute. A stored run that does not read is an error, as in
+// Run.
+func (s *Sweep) Missing() ([]int, error) {
+	var out []int
+	for pi, p := range s.Points {
+		for _, name := range s.Schedulers {
+			if s.Dir == "" {
+				out = append(out, pi)
+				break
+			}
+			key, _, err := RunKey(p.Config, name, s.Code)
+			if err != nil {
+				return nil, err
+			}
+			_, ok, err := readStoredRun(s.pointFile(key), key)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				out = append(out, pi)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
 func (s *Sweep) pointFile(key string) string {
 	return filepath.Join(s.Dir, "points", key+".json")
 }

@@ -87,6 +87,36 @@ func TestSweepResume(t *testing.T) {
 	}
 }
 
+// TestSweepMissing: Missing names the points Run would compute: all of
+// them before a run, none after, and a point one of whose runs was lost.
+func TestSweepMissing(t *testing.T) {
+	dir := t.TempDir()
+	reg := testRegistry()
+	sw := testSweep(dir, reg, []int{10, 20}, []uint64{1, 2}, 1)
+	if got, err := sw.Missing(); err != nil || !reflect.DeepEqual(got, []int{0, 1, 2, 3}) {
+		t.Fatalf("before: %v, %v; want every point", got, err)
+	}
+	if _, _, err := sw.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := sw.Missing(); err != nil || len(got) != 0 {
+		t.Fatalf("after: %v, %v; want none", got, err)
+	}
+	key, _, err := RunKey(sw.Points[2].Config, "prio-preempt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(sw.pointFile(key)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := sw.Missing(); err != nil || !reflect.DeepEqual(got, []int{2}) {
+		t.Errorf("one run removed: %v, %v; want [2]", got, err)
+	}
+	if got, _ := (&Sweep{Points: sw.Points, Schedulers: sw.Schedulers}).Missing(); len(got) != 4 {
+		t.Errorf("no Dir: %v; want every point", got)
+	}
+}
+
 // TestSweepParallelIndependent: the runs do not depend on --parallel.
 // TestSweepNewCodeRecomputes: runs stored by other code (another
 // executable) are recomputed, not reused; the stored runs carry the

@@ -69,6 +69,8 @@ Usage:
                                 run the planner as a service in front of a cluster manager
   planner replay --workload W --service URL
                                 play a workload against a service on its virtual clock
+  planner slurm-bridge --planner URL
+                                put a planner serve in front of a Slurm cluster
 
 Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
 prints this text. After a command, 'help' is read as an argument, not as a
@@ -155,6 +157,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runServe(ctx, rest, stdout, stderr)
 	case "replay":
 		return runReplay(ctx, rest, stdout, stderr)
+	case "slurm-bridge":
+		return runSlurmBridge(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -111,6 +111,15 @@ delete DIR/points).
 
 A value of a list flag (--slack) is one element; join elements with '/'
 (--vary slack=20/40,60/80). Durations are plotted in seconds.
+
+With --executor slurm (and --out, on a file system the cluster's nodes
+share, like this planner binary) the (value, seed) points not stored yet
+are computed on a Slurm cluster: one sbatch job array whose every element
+runs this binary on one point and stores its runs in DIR/points (the
+elements' output in DIR/slurm). When the array has ended, the sweep
+reports from the stored runs as the local executor does, with the same
+results; an interrupted sweep cancels the array and resumes as the local
+one. Slurm's commands read SLURM_CONF, or Slurm's default configuration.
 ` + solverTimeoutHelp
 
 // runSweep is `planner sweep`.
@@ -121,7 +130,22 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepFlags are sweep's own flags.
 type sweepFlags struct {
 	vary, study, seeds string
+	executor           string
+	sbatchArgs         []string
+	// arrayPoints, set by the slurm executor only, makes this process an
+	// element of its job array: it computes the point of this list at
+	// index SLURM_ARRAY_TASK_ID.
+	arrayPoints string
 }
+
+// sweepOwnFlags are the flags of sweep that are not simulate's.
+var sweepOwnFlags = []string{"vary", "study", "seeds", "executor", "sbatch-arg", "array-points"}
+
+// Sweep executors.
+const (
+	executorLocal = "local"
+	executorSlurm = "slurm"
+)
 
 // runSweepWith is runSweep with the registry given (for tests).
 func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, reg planner.Registry) (err error) {
@@ -131,6 +155,10 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	fs.Var(&onceString{v: &sf.vary}, "vary", "the simulate flag to vary and its values: FLAG=v1,v2,...")
 	fs.Var(&onceString{v: &sf.study}, "study", "a named sweep (below); --vary with its flag replaces its values")
 	fs.Var(&onceString{v: &sf.seeds}, "seeds", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
+	fs.StringVar(&sf.executor, "executor", executorLocal, "where the points run: local (this process), or slurm (a Slurm job array; needs --out)")
+	fs.StringArrayVar(&sf.sbatchArgs, "sbatch-arg", nil, "an sbatch `option` of the slurm executor's job array, e.g. --sbatch-arg=--partition=batch (repeatable)")
+	fs.StringVar(&sf.arrayPoints, "array-points", "", "the points of the slurm executor's job array (set by it)")
+	_ = fs.MarkHidden("array-points")
 	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this `directory`"
 	fs.Usage = func() {
 		w := fs.Output()
@@ -157,6 +185,7 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	sw.prov = experiments.NewProvenance(version, commandLine("sweep", args), time.Now())
 	sw.Progress = newProgress(stderr, "sweep", base.quiet)
 	sw.stderr = stderr
+	sw.args = args
 	return sw.run(ctx, stdout)
 }
 
@@ -176,11 +205,45 @@ type sweepPlan struct {
 	Progress *experiments.Progress
 	prov     *experiments.Provenance
 	stderr   io.Writer
+	// executor, sbatchArgs and arrayPoints are sweepFlags'; args the
+	// command line, which the slurm executor's elements run again.
+	executor    string
+	sbatchArgs  []string
+	arrayPoints []int
+	args        []string
+	// slurmArray is the job array the slurm executor submitted (0: none),
+	// slurmPoints its element count.
+	slurmArray  int64
+	slurmPoints int
 }
 
 // planSweep checks the sweep's flags and builds the flags of every point.
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planner.Registry) (*sweepPlan, error) {
-	p := &sweepPlan{base: base, reg: reg, study: sf.study}
+	p := &sweepPlan{base: base, reg: reg, study: sf.study, executor: sf.executor, sbatchArgs: sf.sbatchArgs}
+	switch sf.executor {
+	case executorLocal, "": // "": a plan built without the flag set
+		if len(sf.sbatchArgs) > 0 {
+			return nil, errors.New("--sbatch-arg: only the slurm executor submits jobs (give --executor slurm)")
+		}
+	case executorSlurm:
+		if base.out == "" {
+			return nil, errors.New("--executor slurm: give --out DIR, on a file system the cluster's nodes share: the job array's elements store their runs there")
+		}
+	default:
+		return nil, fmt.Errorf("--executor: want local or slurm, got %q", sf.executor)
+	}
+	if sf.arrayPoints != "" {
+		if base.out == "" {
+			return nil, errors.New("--array-points: give --out DIR, where the runs are stored")
+		}
+		for _, f := range strings.Split(sf.arrayPoints, ",") {
+			i, err := strconv.Atoi(f)
+			if err != nil || i < 0 {
+				return nil, fmt.Errorf("--array-points %s: want point indices ≥ 0, e.g. 0,3,4", sf.arrayPoints)
+			}
+			p.arrayPoints = append(p.arrayPoints, i)
+		}
+	}
 	// The flags given on the command line or in --config, before a study
 	// sets its own: only these must have an effect at some point.
 	given := givenFlags(fs)
@@ -223,7 +286,7 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planne
 		return nil, errors.New("sweep: give --vary FLAG=v1,v2,... or --study NAME")
 	}
 	fl := fs.Lookup(flag)
-	if fl == nil || slices.Contains([]string{"vary", "study", "seeds"}, flag) {
+	if fl == nil || slices.Contains(sweepOwnFlags, flag) {
 		return nil, fmt.Errorf("--vary %s: unknown simulate flag --%s", sf.vary, flag)
 	}
 	if why, ok := notVaried[flag]; ok {
@@ -465,13 +528,28 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 	if err := checkOutDir(b.out); err != nil {
 		return err
 	}
+	if p.arrayPoints != nil {
+		// The elements of a job array log to their output files, not
+		// all into the --log-file of the sweep that submitted them.
+		b.log.file = ""
+	}
 	log, closeLog, err := b.log.open(p.stderr)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 	sw.Log = log
-	runs, stats, err := sw.Run(ctx)
+	if p.arrayPoints != nil {
+		return p.runElement(ctx, sw)
+	}
+	var runs []experiments.RunResult
+	var stats experiments.SweepStats
+	if p.executor == executorSlurm {
+		err = p.runOnSlurm(ctx, sw)
+	}
+	if err == nil {
+		runs, stats, err = sw.Run(ctx)
+	}
 	p.Progress.Close()
 	if wasInterrupted(ctx, err) {
 		if b.out == "" {
@@ -483,7 +561,11 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	if p.Progress != nil {
-		fmt.Fprintf(p.stderr, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+		if p.slurmArray != 0 {
+			fmt.Fprintf(p.stderr, "sweep: %d runs: %d points computed on Slurm (job array %d), %d runs read back\n", len(runs), p.slurmPoints, p.slurmArray, stats.Reused)
+		} else {
+			fmt.Fprintf(p.stderr, "sweep: %d runs: %d computed, %d reused\n", len(runs), stats.Computed, stats.Reused)
+		}
 	}
 	p.prov.Finish(time.Now())
 	base := b.effectiveConfig()

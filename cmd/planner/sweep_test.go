@@ -217,6 +217,12 @@ func TestSweepBadInput(t *testing.T) {
 		{"study twice", sweepArgs("--study", "load", "--study", "slack"), `--study: given twice ("load", then "slack")`},
 		{"seeds twice", sweepArgs("--vary", "load=1", "--seeds", "1", "--seeds", "2"), `--seeds: given twice ("1", then "2")`},
 		{"no seeds", sweepArgs("--vary", "load=1", "--seeds="), "--seeds: give at least one seed"},
+		{"unknown executor", sweepArgs("--vary", "load=1", "--executor", "cloud"), `--executor: want local or slurm, got "cloud"`},
+		{"slurm without out", sweepArgs("--vary", "load=1", "--executor", "slurm"), "--executor slurm: give --out DIR"},
+		{"sbatch options locally", sweepArgs("--vary", "load=1", "--sbatch-arg=--partition=x"), "--sbatch-arg: only the slurm executor"},
+		{"vary the executor", sweepArgs("--vary", "executor=local,slurm"), "unknown simulate flag --executor"},
+		{"array points without out", sweepArgs("--vary", "load=1", "--array-points", "0"), "--array-points: give --out DIR"},
+		{"bad array points", sweepArgs("--vary", "load=1", "--array-points", "0,x", "--out", "o"), "--array-points 0,x: want point indices"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var n atomic.Int64
