@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/plannerhq/planner/experiments"
@@ -32,15 +31,17 @@ type workloadFlags struct {
 	argument bool
 	// nodesGiven, racksGiven, clusterGiven: --nodes, --racks, --cluster
 	// were given (noteGiven), so that a size given with --cluster, or an
-	// empty --cluster, is an error.
-	nodesGiven, racksGiven, clusterGiven bool
+	// empty --cluster, is an error; and, with loadGiven (--load), so that
+	// a generator's own defaults (scalability-N: the GOOGLE cluster at
+	// load 0.95) apply when they were not.
+	nodesGiven, racksGiven, clusterGiven, loadGiven bool
 	// layout is the cluster of --cluster, read by validate for a
 	// generator; nil without --cluster.
 	layout *workloads.Cluster
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
-	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments) — or a workload FILE")
+	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), or scalability-N (N jobs an hour, Google-like, on the 12,583-node GOOGLE cluster at load 0.95 unless --nodes, --racks, --cluster or --load say otherwise) — or a workload FILE")
 	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only)")
 	decimalVar(fs, &w.racks, "racks", workloads.DefaultRacks, "racks of the --nodes; --nodes must be a multiple (generators only)")
 	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")
@@ -54,7 +55,7 @@ func (w *workloadFlags) validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case strings.TrimSpace(w.workload) == "":
-		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", strings.Join(workloads.Generators(), ", "))
+		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", workloads.GeneratorsHelp())
 	case w.nodes < 1:
 		return fmt.Errorf("--nodes: must be ≥ 1, got %d", w.nodes)
 	case !finite(w.hours) || w.hours <= 0:
@@ -81,6 +82,18 @@ func (w *workloadFlags) validate() error {
 	w.layout = nil
 	if !w.generated() {
 		return nil // a file sets the cluster (the flags are checked as unused)
+	}
+	// A generator's own defaults of what the flags did not set.
+	def, err := workloads.DefaultParams(w.workload)
+	if err != nil {
+		return fmt.Errorf("--workload %s: %w", w.workload, err)
+	}
+	if !w.loadGiven {
+		w.load = def.Load
+	}
+	if def.Layout != nil && w.cluster == "" && !w.clusterGiven && !w.nodesGiven && !w.racksGiven {
+		w.layout = def.Layout
+		return nil
 	}
 	if w.cluster != "" || w.clusterGiven {
 		switch {
@@ -111,6 +124,7 @@ func (w *workloadFlags) validate() error {
 // noteGiven records which of the cluster's flags fs was given.
 func (w *workloadFlags) noteGiven(fs *pflag.FlagSet) {
 	w.nodesGiven, w.racksGiven, w.clusterGiven = fs.Changed("nodes"), fs.Changed("racks"), fs.Changed("cluster")
+	w.loadGiven = fs.Changed("load")
 }
 
 // clusterSpec is the cluster of --cluster as the report's config shows
@@ -134,7 +148,7 @@ func (w *workloadFlags) clusterNodes() int {
 
 // generated reports whether --workload names a generator rather than a file.
 func (w *workloadFlags) generated() bool {
-	return slices.Contains(workloads.Generators(), w.workload)
+	return workloads.IsGenerator(w.workload)
 }
 
 // open generates or reads the workload; name is the generator's name or the
@@ -147,6 +161,7 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		}
 		p.Nodes, p.Racks, p.Hours, p.Load, p.Seed = w.nodes, w.racks, w.hours, w.load, w.seed
 		p.SlackPct = append([]float64(nil), w.slack...)
+		p.Layout = nil // the generator's own cluster, when the flags kept it, is w.layout
 		if w.layout != nil {
 			p.SetLayout(*w.layout)
 		}
@@ -225,7 +240,7 @@ func (w *workloadFlags) openFile() (*os.File, error) {
 	if st, err := file.Stat(); err == nil && st.IsDir() {
 		file.Close()
 		return nil, w.fileError(rawTraceOr(w.workload,
-			fmt.Errorf("is a directory, want a workload file or a generator (%s)", strings.Join(workloads.Generators(), ", "))))
+			fmt.Errorf("is a directory, want a workload file or a generator (%s)", workloads.GeneratorsHelp())))
 	}
 	return file, nil
 }
@@ -246,7 +261,7 @@ func rawTraceOr(path string, err error) error {
 // existing file (a typo of a generator's name, or of a file's): it lists
 // the generators.
 func (w *workloadFlags) notFound() error {
-	return w.fileError(fmt.Errorf("neither a generator (%s) nor an existing file", strings.Join(workloads.Generators(), ", ")))
+	return w.fileError(fmt.Errorf("neither a generator (%s) nor an existing file", workloads.GeneratorsHelp()))
 }
 
 // fileError is err about the workload file, named once: under --workload
