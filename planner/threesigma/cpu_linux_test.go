@@ -1,0 +1,19 @@
+//go:build linux
+
+package threesigma
+
+import (
+	"syscall"
+	"time"
+)
+
+// processTreeCPU is the processor time (user + system) of this process
+// and of its children that have ended (the solver's workers), or 0 when
+// it cannot be read.
+func processTreeCPU() time.Duration {
+	var self, kids syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids) != nil {
+		return 0
+	}
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + kids.Utime.Nano() + kids.Stime.Nano())
+}
