@@ -229,7 +229,7 @@ func TestBoolValueApart(t *testing.T) {
 func TestListDefaultsInHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"simulate"}, {"sweep"}, {"workload", "generate"}, {"workload", "stats"}, {"workload", "import"},
-		{"predict", "eval"}, {"bench", "solver"},
+		{"predict", "eval"}, {"bench", "solver"}, {"bench", "cycle"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			out, _, err := runCLI(t, append(args, "--help")...)
@@ -256,7 +256,7 @@ func TestHelpEndsWithAnExample(t *testing.T) {
 	}
 	commands := [][]string{
 		{"simulate"}, {"sweep"}, {"workload", "generate"}, {"workload", "import"}, {"workload", "stats"},
-		{"predict", "eval"}, {"bench", "solver"}, {"version"},
+		{"predict", "eval"}, {"bench", "solver"}, {"bench", "cycle"}, {"version"},
 	}
 	for _, cmd := range commands {
 		t.Run(strings.Join(cmd, " "), func(t *testing.T) {

@@ -91,3 +91,51 @@ func sizeOf(st os.FileInfo) int64 {
 	}
 	return st.Size()
 }
+
+// TestBenchCycle: 'bench cycle' prints a row per backlog size and the
+// fitted slope, its JSON parses, --out gets the chart, and bad flags are
+// one-line usage errors.
+func TestBenchCycle(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "bench", "cycle", "--scheduler", "prio", "--pending", "200,50", "--cycles", "2", "-q", "-o", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 4 || !strings.HasPrefix(strings.TrimSpace(lines[1]), "50 ") || !strings.HasPrefix(strings.TrimSpace(lines[2]), "200 ") ||
+		!strings.HasPrefix(lines[3], "fit: wall ms = ") {
+		t.Errorf("table (sizes in order, then the fit):\n%s", out)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "cycle-scale.png")); err != nil || fi.Size() == 0 {
+		t.Errorf("chart: %v", err)
+	}
+	out, _, err = runCLI(t, "bench", "cycle", "--scheduler", "prio", "--pending", "20,40", "--cycles", "1", "-q", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res cycleScaleOutput
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if res.Scheduler != "prio" || len(res.Points) != 2 || res.Points[1].Pending != 40 || len(res.Points[0].WallMS) != 1 {
+		t.Errorf("JSON %+v", res)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pending", "100"}, "--pending: give at least two sizes to fit a slope, got 1"},
+		{[]string{"--pending", "100,100"}, "--pending: 100 is given twice"},
+		{[]string{"--pending", "0,10"}, "--pending: must be ≥ 1, got 0"},
+		{[]string{"--cycles", "0"}, "--cycles: must be ≥ 1, got 0"},
+		{[]string{"--interval", "0s"}, "--interval: must be > 0, got 0s"},
+		{[]string{"--format", "csv"}, `--format: want table or json, got "csv"`},
+		{[]string{"--scheduler", "nope"}, `--scheduler: unknown scheduler "nope" (registered: 3sigma, 3sigma-noadapt, 3sigma-nodist, 3sigma-nooe, backfill, backfill-pred, pointperfest, pointrealest, prio, prio-nopreempt)`},
+		{[]string{"extra"}, `bench cycle: unexpected argument "extra"`},
+	} {
+		_, _, err := runCLI(t, append([]string{"bench", "cycle", "-q"}, tc.args...)...)
+		checkUsageError(t, err, tc.want)
+	}
+	_, _, err = runCLI(t, "bench", "nothing")
+	checkUsageError(t, err, "bench: the benchmarks are 'planner bench solver' and 'planner bench cycle'")
+}

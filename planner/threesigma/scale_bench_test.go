@@ -6,69 +6,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/planner"
-	"github.com/plannerhq/planner/workloads"
 )
 
-// googleState is a cycle on the GOOGLE cluster (12,583 nodes in six
-// partitions) with a backlog: SCALABILITY-4000's jobs (seed 1, Google
-// task sizes, 3σPredict trained on its history), the first of them
-// running on about 85% of the nodes (started up to their runtime ago),
-// the next `pending` waiting, submitted in the ten minutes before now.
-// It returns the state and a 3sigma scheduler trained on the history.
+// googleState is experiments.GoogleBacklog (seed 1, 60 s interval) with
+// a 3sigma scheduler of cfg trained on its history.
 func googleState(tb testing.TB, pending int, cfg Config) (*planner.State, *ThreeSigma) {
 	tb.Helper()
-	p, err := workloads.DefaultParams(workloads.ScalabilityName(4000))
+	st, history, err := experiments.GoogleBacklog(1, pending, time.Minute)
 	if err != nil {
 		tb.Fatal(err)
-	}
-	p.Hours = 2
-	w, err := workloads.Generate(workloads.ScalabilityName(4000), p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cl := w.Header.Cluster
-	now := 36000.0
-	st := &planner.State{Now: now, Cluster: cl, Free: append([]int(nil), cl.PartitionNodes...), Interval: 60}
-	busy, target := 0, int(0.85*float64(cl.TotalNodes()))
-	next := 0
-	for ; next < len(w.Jobs) && busy < target; next++ {
-		j := &w.Jobs[next]
-		alloc := make([]int, len(cl.PartitionNodes))
-		left := j.Nodes
-		for r := range alloc {
-			t := min(left, st.Free[r])
-			alloc[r], st.Free[r], left = t, st.Free[r]-t, left-t
-		}
-		if left > 0 {
-			for r, t := range alloc {
-				st.Free[r] += t
-			}
-			continue
-		}
-		busy += j.Nodes
-		frac := float64(next%97) / 97 // how far into its run
-		st.Running = append(st.Running, &planner.Running{Job: j, Start: now - frac*j.Runtime, Alloc: alloc})
-	}
-	for ; next < len(w.Jobs) && len(st.Pending) < pending; next++ {
-		j := w.Jobs[next]
-		j.Submit = now - float64(len(st.Pending)%600)
-		if j.Class == workloads.SLO {
-			j.Deadline = j.Submit + (w.Jobs[next].Deadline - w.Jobs[next].Submit)
-		}
-		st.Pending = append(st.Pending, &planner.Pending{Job: &j})
-	}
-	if len(st.Pending) < pending {
-		tb.Fatalf("only %d pending jobs", len(st.Pending))
 	}
 	if cfg.Horizon == 0 {
-		cfg.Horizon = HorizonFor(w.History, time.Minute).Seconds()
+		cfg.Horizon = HorizonFor(history, time.Minute).Seconds()
 	}
 	s, err := NewVariant(cfg, Name3Sigma, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s.Train(w.History)
+	s.Train(history)
 	return st, s
 }
 
@@ -92,7 +49,7 @@ func BenchmarkCycleGoogle(b *testing.B) {
 				b.Fatal(err)
 			}
 			var solve time.Duration
-			cpu0 := processTreeCPU()
+			cpu0 := experiments.ProcessTreeCPU()
 			for b.Loop() {
 				st.Now += st.Interval
 				d, err := s.Schedule(ctx, st)
@@ -104,7 +61,7 @@ func BenchmarkCycleGoogle(b *testing.B) {
 				}
 				solve += d.Stats.Solve
 			}
-			cpu := processTreeCPU() - cpu0
+			cpu := experiments.ProcessTreeCPU() - cpu0
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
 			b.ReportMetric(float64(solve.Milliseconds())/float64(b.N), "solve-ms")
 			if last.m != nil {

@@ -1,16 +1,16 @@
 //go:build linux
 
-package threesigma
+package experiments
 
 import (
 	"syscall"
 	"time"
 )
 
-// processTreeCPU is the processor time (user + system) of this process
+// ProcessTreeCPU is the processor time (user + system) of this process
 // and of its children that have ended (the solver's workers), or 0 when
 // it cannot be read.
-func processTreeCPU() time.Duration {
+func ProcessTreeCPU() time.Duration {
 	var self, kids syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids) != nil {
 		return 0
