@@ -135,7 +135,21 @@ func TestWorkerReused(t *testing.T) {
 			t.Errorf("solve %d in a reused worker: %v, fresh: %v", i+1, answers[i], answers[0])
 		}
 	}
-	closeWorkers(t, idleWorkers())
+	// CloseIdleWorkers leaves none idle and waits for their exit.
+	spare.mu.Lock()
+	idle := slices.Clone(spare.idle)
+	spare.mu.Unlock()
+	CloseIdleWorkers()
+	for _, w := range idle {
+		select {
+		case <-w.dead:
+		default:
+			t.Error("CloseIdleWorkers returned before a worker exited")
+		}
+	}
+	if ws := idleWorkers(); len(ws) != 0 {
+		t.Errorf("%d idle workers after CloseIdleWorkers", len(ws))
+	}
 }
 
 // TestTakeWorkerUntilDeadline: a solve whose deadline passes before a

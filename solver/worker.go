@@ -247,7 +247,6 @@ func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start 
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
 	}
-	defer func() { go replenishSpare() }()
 	cmd, stderr, exited := w.cmd, w.stderr, w.exited
 	traceMark("parent", "child-started")
 	// The request is encoded chunk by chunk as the child reads it. A large
@@ -333,6 +332,8 @@ loop:
 			return a, nil
 		}
 	}
+	// This worker ends: the next solve gets a spare started now.
+	defer func() { go replenishSpare() }()
 	defer w.results.Close()
 	defer func() { go func() { <-written; w.stdin.Close() }() }()
 	// Reap the child without waiting on it past the deadline: a child that
@@ -529,6 +530,24 @@ func takeWorkerUntil(ctx context.Context, deadline time.Time) (*workerProc, erro
 		}
 	}()
 	return nil, errNoWorkerInTime
+}
+
+// CloseIdleWorkers closes the idle solver workers and waits until they
+// have exited, so that the processor time they used is in the process's
+// children's (getrusage RUSAGE_CHILDREN), which the benchmarks read. The
+// next solve starts a worker.
+func CloseIdleWorkers() {
+	spare.mu.Lock()
+	ws := spare.idle
+	spare.idle = nil
+	spare.mu.Unlock()
+	for _, w := range ws {
+		w.stdin.Close()
+	}
+	for _, w := range ws {
+		<-w.dead
+		w.results.Close()
+	}
 }
 
 // replenishSpare starts a spare worker if none is idle.
