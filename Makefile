@@ -43,19 +43,23 @@ test: deps
 
 # Go benchmarks, then every backend on the default and validation
 # instances, then the wall-clock bound (limit + 50 ms) of every backend on
-# large models under a short limit.
+# large models under a short limit, then the cycle time against the
+# backlog at Google scale with its fitted slope (cycle-scale.png).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./$(BIN) bench solver --jobs 100,300 --seeds 1-5 --timeout 1s --best-known solver/instances/best-known-default.json
 	./$(BIN) bench solver --jobs 100,300 --seeds 6-10 --timeout 1s --best-known solver/instances/best-known-validation.json
 	./$(BIN) bench solver --jobs 1000 --seeds 1-3 --timeout 100ms
+	./$(BIN) bench cycle --pending 250,500,1000,2000,4000 --cycles 3 -o $(RESULTS)/cycle-scale
 
 # The long comparisons behind BENCHMARKS.md and the acceptance numbers:
 # seeds 1–3 at the default slack and at 20% slack, the solver backends on
 # the rack instances and end to end (greedy against clp on the three
 # environments), and the slack (20…180%) and solver-time-limit (10 ms…5 s
 # on the wall clock) sweeps with their plots and report.md (resumable: an
-# interrupted sweep continues where it stopped).
+# interrupted sweep continues where it stopped), and the Google-scale runs
+# (SCALABILITY-2000 and -4000: 3sigma under a 1 s limit, and the three
+# schedulers at load 1.4).
 RESULTS ?= results
 experiments: build
 	mkdir -p $(RESULTS)
@@ -72,6 +76,14 @@ experiments: build
 	for w in hedgefund mustang; do for s in 1 2 3; do \
 	  ./$(BIN) simulate --workload $$w --schedulers 3sigma,pointperfest,pointrealest,prio --seed $$s --format json --quiet > $(RESULTS)/$$w-seed$$s.json; \
 	done; done
+	for n in 2000 4000; do \
+	  for l in 0.95 1.4; do \
+	    ./$(BIN) simulate --workload scalability-$$n --load $$l --interval 10s --schedulers 3sigma --parallel 1 --deterministic=false --solver-timeout 1s --quiet --format json --out $(RESULTS)/scale-$$n-$$l > $(RESULTS)/scale-$$n-$$l.json; \
+	  done; \
+	  for s in 1 2 3; do \
+	    ./$(BIN) simulate --workload scalability-$$n --load 1.4 --interval 10s --schedulers 3sigma,pointrealest,prio --seed $$s --parallel 2 --quiet --format json > $(RESULTS)/scale-$$n-1.4-seed$$s.json; \
+	  done; \
+	done
 	$(MAKE) --no-print-directory traces-experiments
 
 # The public traces, copied into traces/ of the checkout (git-ignored) from

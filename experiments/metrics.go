@@ -78,11 +78,13 @@ type Metrics struct {
 	// SpanS is that span (seconds): the last completion when every job
 	// completed by the drain limit (at least the window), else the limit.
 	SpanS float64
-	// CycleMsP50/P99: wall time of the Schedule call as the simulator
-	// measures it; SolverMsP99: CycleStats.Solve over the cycles that ran
-	// a solve, answered or not.
+	// CycleMs*: wall time of the Schedule call as the simulator measures
+	// it, over every cycle; SolverMs*: CycleStats.Solve over the cycles
+	// that ran a solve, answered or not (ms). p50, p90, p99 and the
+	// largest, the distribution 3Sigma's Fig. 11 draws (WriteCycleCDF).
 	// Wall-clock values: reported only outside deterministic mode.
-	CycleMsP50, CycleMsP99, SolverMsP99 float64
+	CycleMsP50, CycleMsP90, CycleMsP99, CycleMsMax     float64
+	SolverMsP50, SolverMsP90, SolverMsP99, SolverMsMax float64
 	// SolverTimeLimited: cycles whose solve hit its limit; Fallbacks: cycles
 	// decided by the fallback heuristic; StageFailures: cycles in which a
 	// stage of the scheduler failed (an error, or a recovered panic), a
@@ -167,8 +169,13 @@ func (m *Metrics) refs() []metricRef {
 		{name: "utilization", f: &m.Utilization},
 		{name: "span_s", f: &m.SpanS},
 		{name: "cycle_ms_p50", f: &m.CycleMsP50, timing: true},
+		{name: "cycle_ms_p90", f: &m.CycleMsP90, timing: true},
 		{name: "cycle_ms_p99", f: &m.CycleMsP99, timing: true},
+		{name: "cycle_ms_max", f: &m.CycleMsMax, timing: true},
+		{name: "solver_ms_p50", f: &m.SolverMsP50, timing: true},
+		{name: "solver_ms_p90", f: &m.SolverMsP90, timing: true},
 		{name: "solver_ms_p99", f: &m.SolverMsP99, timing: true},
+		{name: "solver_ms_max", f: &m.SolverMsMax, timing: true},
 		{name: "solver_time_limited", i: &m.SolverTimeLimited},
 		{name: "fallbacks", i: &m.Fallbacks},
 		{name: "stage_failures", i: &m.StageFailures},
@@ -377,13 +384,9 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 	if span > 0 && nodes > 0 {
 		m.Utilization = busy / (span * float64(nodes))
 	}
-	var cyc, solve []float64
+	cyc, solve := CycleTimes(cycles)
 	for _, c := range cycles {
 		m.Cycles++
-		cyc = append(cyc, float64(c.Wall)/1e6)
-		if c.Stats.Solve > 0 { // every solve that ran, answered or not
-			solve = append(solve, float64(c.Stats.Solve)/1e6)
-		}
 		if c.Stats.TimeLimited {
 			m.SolverTimeLimited++
 		}
@@ -394,9 +397,31 @@ func ComputeMetrics(jobs []JobRecord, cycles []CycleRecord, span float64, nodes 
 			m.StageFailures++
 		}
 	}
-	m.CycleMsP50, m.CycleMsP99 = quantile(0.5, cyc), quantile(0.99, cyc)
-	m.SolverMsP99 = quantile(0.99, solve)
+	m.CycleMsP50, m.CycleMsP90, m.CycleMsP99, m.CycleMsMax = timeQuantiles(cyc)
+	m.SolverMsP50, m.SolverMsP90, m.SolverMsP99, m.SolverMsMax = timeQuantiles(solve)
 	return m
+}
+
+// CycleTimes are the wall times (ms) of every cycle's Schedule call and
+// of every solve that ran, answered or not (CycleStats.Solve > 0), in
+// cycle order.
+func CycleTimes(cycles []CycleRecord) (cycle, solve []float64) {
+	for _, c := range cycles {
+		cycle = append(cycle, float64(c.Wall)/1e6)
+		if c.Stats.Solve > 0 {
+			solve = append(solve, float64(c.Stats.Solve)/1e6)
+		}
+	}
+	return cycle, solve
+}
+
+// timeQuantiles are the p50, p90, p99 (quantile) and the largest of x;
+// NaN for no data.
+func timeQuantiles(x []float64) (p50, p90, p99, most float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	}
+	return quantile(0.5, x), quantile(0.9, x), quantile(0.99, x), slices.Max(x)
 }
 
 // Metrics of a simulation result.

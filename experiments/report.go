@@ -24,8 +24,8 @@ type Report struct {
 	// in the caller's field order).
 	Config any
 	Runs   []RunResult
-	// Deterministic leaves the wall-clock metrics (cycle_ms_p50,
-	// cycle_ms_p99, solver_ms_p99) out of JSON and CSV, so that the same
+	// Deterministic leaves the wall-clock metrics (cycle_ms_*,
+	// solver_ms_*) out of JSON, CSV and the table, so that the same
 	// settings give byte-identical output whenever no solve hit its limit.
 	Deterministic bool
 	// Provenance, when set, is written into results.json (WriteDir), not
@@ -116,11 +116,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 			struct {
 				head string
 				get  func(m Metrics) string
-			}{"cycle p99 ms", func(m Metrics) string { return fmtF(m.CycleMsP99, 1) }},
+			}{"cycle ms p50/p90/p99/max", func(m Metrics) string {
+				return fmtF(m.CycleMsP50, 0) + "/" + fmtF(m.CycleMsP90, 0) + "/" + fmtF(m.CycleMsP99, 0) + "/" + fmtF(m.CycleMsMax, 0)
+			}},
 			struct {
 				head string
 				get  func(m Metrics) string
-			}{"solve p99 ms", func(m Metrics) string { return fmtF(m.SolverMsP99, 1) }})
+			}{"solve ms p50/p90/p99/max", func(m Metrics) string {
+				return fmtF(m.SolverMsP50, 0) + "/" + fmtF(m.SolverMsP90, 0) + "/" + fmtF(m.SolverMsP99, 0) + "/" + fmtF(m.SolverMsMax, 0)
+			}})
 	}
 	head := []string{"scheduler"}
 	for _, c := range cols {
@@ -277,7 +281,7 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 
 // WriteDir writes into dir (created if needed) results.json, jobs.csv and
 // chart.png, and for the simulated runs (those with a SimResult)
-// timeseries.png (WriteTimeSeriesChart) and per run
+// timeseries.png (WriteTimeSeriesChart), cycle-cdf.png (WriteCycleCDF) and per run
 // timeseries-<scheduler>.csv (WriteTimeSeriesCSV) and gantt-<scheduler>.png
 // (WriteGantt). A scheduler's name is used as it is in the file names,
 // with characters other than letters, digits, '.', '_' and '-' as '_'; two
@@ -301,7 +305,7 @@ func (r *Report) WriteDir(dir string) error {
 			continue
 		}
 		if len(seen) == 0 {
-			files = append(files, file{"timeseries.png", r.WriteTimeSeriesChart})
+			files = append(files, file{"timeseries.png", r.WriteTimeSeriesChart}, file{"cycle-cdf.png", r.WriteCycleCDF})
 		}
 		base := fileNamePart(run.Scheduler)
 		if other, dup := seen[base]; dup {

@@ -379,3 +379,26 @@ func TestSolverTimeOfFailedSolves(t *testing.T) {
 		t.Errorf("with no solve answered: solver_ms_p99 = %g, want 20", m.SolverMsP99)
 	}
 }
+
+// TestCycleTimeQuantiles: the cycle and solve time metrics are the p50,
+// p90, p99 (stat.Empirical: the smallest time with CDF ≥ p) and the
+// largest of 1, 2, …, 200 ms; solves count only the cycles that ran one.
+func TestCycleTimeQuantiles(t *testing.T) {
+	var cycles []CycleRecord
+	for i := 200; i >= 1; i-- { // out of order
+		c := CycleRecord{Wall: time.Duration(i) * time.Millisecond}
+		if i%2 == 0 {
+			c.Stats.Solve = time.Duration(i) * time.Millisecond
+		}
+		cycles = append(cycles, c)
+	}
+	m := ComputeMetrics(nil, cycles, 3600, 16, 0)
+	got := []float64{m.CycleMsP50, m.CycleMsP90, m.CycleMsP99, m.CycleMsMax, m.SolverMsP50, m.SolverMsP90, m.SolverMsP99, m.SolverMsMax}
+	want := []float64{100, 180, 198, 200, 100, 180, 198, 200}
+	if !slices.Equal(got, want) {
+		t.Errorf("cycle p50/p90/p99/max, solve p50/p90/p99/max = %v, want %v", got, want)
+	}
+	if m := ComputeMetrics(nil, nil, 3600, 16, 0); !math.IsNaN(m.CycleMsMax) || !math.IsNaN(m.SolverMsP50) {
+		t.Errorf("no cycles: %v, %v, want NaN", m.CycleMsMax, m.SolverMsP50)
+	}
+}

@@ -133,15 +133,15 @@ func TestBusyStepsAgreeWithCycles(t *testing.T) {
 }
 
 // TestOutDirPlots: --out holds the time series of every scheduler, the
-// time-series chart and a Gantt chart per scheduler, all non-empty, the
-// PNGs decodable.
+// time-series chart, the CDF of cycle and solve times and a Gantt chart
+// per scheduler, all non-empty, the PNGs decodable.
 func TestOutDirPlots(t *testing.T) {
 	rep := runReport(t, randomInput(3, 150, 3600), 2, "prio", "prio-preempt")
 	dir := t.TempDir()
 	if err := rep.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"timeseries.png", "gantt-prio.png", "gantt-prio-preempt.png"} {
+	for _, name := range []string{"timeseries.png", "cycle-cdf.png", "gantt-prio.png", "gantt-prio-preempt.png"} {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -56,8 +56,9 @@ const (
 )
 
 // RunWorkerIfRequested turns this process into a solver worker when WorkerEnv
-// is set: it reads one request on standard input, writes answers on file
-// descriptor 3, and exits. Otherwise it returns at once.
+// is set: it reads requests on standard input, one after another, writes
+// their answers on file descriptor 3, and exits when its input ends.
+// Otherwise it returns at once.
 func RunWorkerIfRequested() {
 	if os.Getenv(WorkerEnv) != "1" {
 		return
@@ -86,11 +87,15 @@ type frameSender struct {
 	w        *wireWriter
 	lastSent time.Time
 	pending  []float64 // newest incumbent not yet sent
+	done     bool      // the final frame is sent: later incumbents are dropped
 }
 
 func (f *frameSender) incumbent(x []float64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.done {
+		return
+	}
 	if wallSince(f.lastSent) < incumbentInterval {
 		f.pending = append(f.pending[:0], x...)
 		return
@@ -117,6 +122,7 @@ func (f *frameSender) flushPending() {
 func (f *frameSender) final(res *Result, err error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.done = true
 	if len(f.pending) > 0 {
 		f.sendIncumbentLocked(f.pending)
 	}
@@ -139,16 +145,31 @@ func (f *frameSender) final(res *Result, err error) error {
 	return f.w.flush()
 }
 
+// serveWorker answers requests one after another until its input ends:
+// a worker that sent its final answer waits for the parent's next request
+// (the parent keeps an LP worker idle, runInWorker), so the process
+// start-up (about 10 ms of processor time and 800 page faults on this
+// project's machines) is paid once, not per solve.
 func serveWorker(in *os.File, out *os.File) error {
-	req, err := readRequest(in)
-	if errors.Is(err, errNoRequest) {
-		return nil // a spare worker whose parent has gone
+	w := &wireWriter{w: bufio.NewWriterSize(out, 1<<16)}
+	for {
+		req, err := readRequest(in)
+		if errors.Is(err, errNoRequest) {
+			return nil // an idle worker whose parent has closed it or gone
+		}
+		if err != nil {
+			return err
+		}
+		if err := serveRequest(req, w); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
-	}
+}
+
+// serveRequest runs one request's engine and sends its answers on w.
+func serveRequest(req *workerRequest, w *wireWriter) error {
 	traceMark("child", "request-read")
-	send := &frameSender{w: &wireWriter{w: bufio.NewWriterSize(out, 1<<16)}}
+	send := &frameSender{w: w}
 	eng, ok := workerEngines()[req.Engine]
 	if !ok {
 		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
@@ -160,7 +181,9 @@ func serveWorker(in *os.File, out *os.File) error {
 		defer cancel()
 	}
 	stop := make(chan struct{})
+	flushed := make(chan struct{})
 	go func() { // flush a throttled incumbent once its interval has passed
+		defer close(flushed)
 		t := time.NewTicker(incumbentInterval)
 		defer t.Stop()
 		for {
@@ -179,6 +202,7 @@ func serveWorker(in *os.File, out *os.File) error {
 	res, err := eng(ctx, req.Model, &s, send.incumbent)
 	traceMark("child", "engine-done")
 	close(stop)
+	<-flushed // no frame of this request after its final one
 	if err != nil && ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 		// Running out of time is an outcome, not a failure: the parent
 		// keeps whatever incumbents were sent.
@@ -223,8 +247,6 @@ func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start 
 	if err != nil {
 		return nil, fmt.Errorf("solver: %s: %w", name, err)
 	}
-	defer w.results.Close()
-	defer func() { go replenishSpare() }()
 	cmd, stderr, exited := w.cmd, w.stderr, w.exited
 	traceMark("parent", "child-started")
 	// The request is encoded chunk by chunk as the child reads it. A large
@@ -238,13 +260,17 @@ func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start 
 		requestCtx, stop = context.WithDeadline(requestCtx, deadline)
 		defer stop()
 	}
+	// written gets the request's write error once it is out (nil: the
+	// whole request). A write error shows up as a worker that exits
+	// early. The worker's input stays open for its next request.
+	written := make(chan error, 1)
 	go func() {
-		// A write error shows up as a worker that exits early.
-		if errors.Is(writeRequestUntil(w.stdin, req, requestCtx.Done()), errRequestAbandoned) {
+		err := writeRequestUntil(w.stdin, req, requestCtx.Done())
+		if errors.Is(err, errRequestAbandoned) {
 			<-w.dead
 		}
-		w.stdin.Close()
 		traceMark("parent", "request-written")
+		written <- err
 	}()
 
 	events := make(chan workerEvent, 16)
@@ -295,6 +321,21 @@ loop:
 		}
 	}
 	traceMark("parent", "answers-in")
+	// A worker that sent its final LP answer in time, its request written
+	// whole, waits for the next one: it is kept idle (keepIdle). Only the
+	// LP engine's (every clp solve's) workers are reused: whether CBC and
+	// lp_solve leave state behind that changes a later solve in the same
+	// process has not been checked, so a worker that ran them is closed.
+	if a.final != nil && !a.killed && name == lpEngineName {
+		if err := <-written; err == nil {
+			keepIdle(w)
+			return a, nil
+		}
+	}
+	// This worker ends: the next solve gets a spare started now.
+	defer func() { go replenishSpare() }()
+	defer w.results.Close()
+	defer func() { go func() { <-written; w.stdin.Close() }() }()
 	// Reap the child without waiting on it past the deadline: a child that
 	// is still running now gets killed.
 	select {
@@ -399,33 +440,58 @@ func startWorker() (*workerProc, error) {
 	return w, nil
 }
 
-// spare is a worker started ahead of the next solve: start-up (exec,
-// dynamic linking of the C libraries, the Go runtime) then costs the solve
-// nothing. It waits for its request on standard input and exits quietly
-// when the parent closes it (the parent exits). Every solve takes it, or
-// starts a worker when there is none, and starts the next spare when done.
-// The deadline of a solve is in its request, so a spare is as good as a
-// fresh worker, and killed at the deadline in the same way.
+// spare holds the idle workers: one started ahead of the next solve, and
+// those that answered a solve and wait for the next request. Start-up
+// (exec, dynamic linking of the C libraries, the Go runtime) then costs a
+// solve nothing. An idle worker exits quietly when the parent closes its
+// input (or exits). Every solve takes an idle worker, or starts one when
+// there is none, and gives it back when it answered (keepIdle), else
+// starts the next spare. The deadline of a solve is in its request, so an
+// idle worker is as good as a fresh one, and killed at the deadline in
+// the same way.
 var spare struct {
-	mu sync.Mutex
-	w  *workerProc
+	mu   sync.Mutex
+	idle []*workerProc // newest last
 }
 
-// takeWorker returns the spare worker when it is alive, else a new one.
+// maxIdle is how many idle workers are kept: one per solve that runs at
+// once in this project's runs (--parallel 2 on 2 cores), and a spare.
+const maxIdle = 3
+
+// takeWorker returns the newest idle worker that is alive, else a new one.
 func takeWorker() (*workerProc, error) {
-	spare.mu.Lock()
-	w := spare.w
-	spare.w = nil
-	spare.mu.Unlock()
-	if w != nil {
+	for {
+		spare.mu.Lock()
+		var w *workerProc
+		if n := len(spare.idle); n > 0 {
+			w, spare.idle = spare.idle[n-1], spare.idle[:n-1]
+		}
+		spare.mu.Unlock()
+		if w == nil {
+			return startWorker()
+		}
 		select {
 		case <-w.dead:
 			w.results.Close()
+			w.stdin.Close()
 		default:
 			return w, nil
 		}
 	}
-	return startWorker()
+}
+
+// keepIdle gives w back for the next solve, or closes it (it exits) when
+// maxIdle workers are idle already.
+func keepIdle(w *workerProc) {
+	spare.mu.Lock()
+	if len(spare.idle) < maxIdle {
+		spare.idle = append(spare.idle, w)
+		spare.mu.Unlock()
+		return
+	}
+	spare.mu.Unlock()
+	w.stdin.Close()
+	w.results.Close()
 }
 
 // errNoWorkerInTime: the deadline passed (or the context ended) before a
@@ -435,7 +501,7 @@ var errNoWorkerInTime = errors.New("solver: no worker started before the deadlin
 // takeWorkerUntil is takeWorker, given up at the deadline (zero: none) or
 // when ctx ends: with no spare ready, starting a worker on a loaded
 // machine took 200–300 ms, past a short limit. A worker that starts
-// after that becomes the spare.
+// after that is kept idle for the next solve.
 func takeWorkerUntil(ctx context.Context, deadline time.Time) (*workerProc, error) {
 	type started struct {
 		w   *workerProc
@@ -458,31 +524,41 @@ func takeWorkerUntil(ctx context.Context, deadline time.Time) (*workerProc, erro
 	case <-timeout:
 	case <-ctx.Done():
 	}
-	go func() { // the worker, unused, is the next spare
+	go func() { // the worker, unused, is kept idle for the next solve
 		if st := <-ch; st.w != nil {
-			spare.mu.Lock()
-			defer spare.mu.Unlock()
-			if spare.w == nil {
-				spare.w = st.w
-				return
-			}
-			st.w.cmd.Process.Kill()
-			st.w.stdin.Close()
-			st.w.results.Close()
+			keepIdle(st.w)
 		}
 	}()
 	return nil, errNoWorkerInTime
 }
 
-// replenishSpare starts a spare worker if there is none.
+// CloseIdleWorkers closes the idle solver workers and waits until they
+// have exited, so that the processor time they used is in the process's
+// children's (getrusage RUSAGE_CHILDREN), which the benchmarks read. The
+// next solve starts a worker.
+func CloseIdleWorkers() {
+	spare.mu.Lock()
+	ws := spare.idle
+	spare.idle = nil
+	spare.mu.Unlock()
+	for _, w := range ws {
+		w.stdin.Close()
+	}
+	for _, w := range ws {
+		<-w.dead
+		w.results.Close()
+	}
+}
+
+// replenishSpare starts a spare worker if none is idle.
 func replenishSpare() {
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
-	if spare.w != nil {
+	if len(spare.idle) > 0 {
 		return
 	}
 	if w, err := startWorker(); err == nil {
-		spare.w = w
+		spare.idle = append(spare.idle, w)
 	}
 }
 

@@ -31,6 +31,9 @@ type envModel struct {
 	// pow2Gangs rounds typical gang sizes to the nearest power of two, as
 	// HPC users ask for node counts.
 	pow2Gangs bool
+	// gangSizes, when set, is the distribution each job's gang size is
+	// drawn from instead of its name's typical size (tasksOf).
+	gangSizes []taskBin
 	// exitBands, when not empty, give each name an early-exit share q (see
 	// exitBand): a run of the name ends early with probability q, after a
 	// fraction of its full runtime drawn log-uniformly from [exitLo,

@@ -200,6 +200,16 @@ func TestExampleClusterFiles(t *testing.T) {
 	if two.TotalNodes() != 256 || two.Uniform() || two.Speed(7) != 2 || two.PartitionName(7) != "fast1" {
 		t.Errorf("examples/cluster-two-speed.json is %+v", two)
 	}
+	google, err := ReadClusterFile("../examples/cluster-google.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := GoogleCluster(); !reflect.DeepEqual(google, want) {
+		t.Errorf("examples/cluster-google.yaml is %+v, want GoogleCluster %+v", google, want)
+	}
+	if n := google.TotalNodes(); n != 12583 {
+		t.Errorf("examples/cluster-google.yaml has %d nodes, want the 12,583 machines of the Google 2011 cell", n)
+	}
 }
 
 // TestClusterSpecRoundTrip: a cluster's Spec, written as JSON, is a

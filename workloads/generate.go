@@ -72,6 +72,14 @@ type Params struct {
 	SLOValue         float64 `json:"slo_value"`
 	BEValue          float64 `json:"be_value"`
 	ValuePerNodeHour bool    `json:"value_per_node_hour"`
+
+	// JobsPerHour, when > 0, fixes the window's job count at JobsPerHour ×
+	// Hours (SCALABILITY-N, 3Sigma §6.5: the generator "scalability-N"
+	// sets it to N): jobs are drawn by count, not until they fill Load,
+	// and their runtimes are then scaled by one factor so that they offer
+	// Load. Zero for the other generators, whose parameters then read as
+	// they always did.
+	JobsPerHour int `json:"jobs_per_hour,omitempty"`
 }
 
 // GoogleParams is Params; the name predates the other environments.
@@ -101,19 +109,25 @@ func TaskGenerator(generator string) bool {
 	return ok && m.tasks != nil
 }
 
-// modelOf returns the environment model of a generator name.
+// modelOf returns the environment model of a generator name
+// (scalabilityModel for "scalability-N").
 func modelOf(generator string) (*envModel, error) {
 	if m, ok := models[generator]; ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("unknown workload generator %q (want one of %v): %w", generator, Generators(), ErrInvalid)
+	if _, ok := ParseScalability(generator); ok {
+		return &scalabilityModel, nil
+	}
+	return nil, fmt.Errorf("unknown workload generator %q (want one of %s): %w", generator, GeneratorsHelp(), ErrInvalid)
 }
 
 // DefaultParams are the defaults of a generator: the E2E setup of 3Sigma
 // §5 on RC256 (256 nodes in 8 racks, 5 hours, load 1.4 split evenly
 // between SLO and BE, slack {20,40,60,80}%, SLO jobs preferring 6 of 8
 // racks with a 1.5× slowdown elsewhere, c²a = 4, 3000 history jobs) with
-// the environment's difficulty knobs.
+// the environment's difficulty knobs. SCALABILITY-N ("scalability-N",
+// 3Sigma §6.5) is the Google-like environment on GoogleCluster at load
+// 0.95 with N jobs an hour.
 func DefaultParams(generator string) (Params, error) {
 	m, err := modelOf(generator)
 	if err != nil {
@@ -135,6 +149,11 @@ func DefaultParams(generator string) (Params, error) {
 		BEValue:           100,
 	}
 	m.difficulty(&p)
+	if n, ok := ParseScalability(generator); ok {
+		p.JobsPerHour = n
+		p.Load = 0.95
+		p.SetLayout(GoogleCluster())
+	}
 	return p, nil
 }
 
@@ -193,6 +212,10 @@ func (p *Params) validate(what string) error {
 		return bad("outlier factors must satisfy 1 ≤ min ≤ max, got [%v, %v]", p.OutlierMin, p.OutlierMax)
 	case !(p.VariableShare >= 0 && p.VariableShare <= 1):
 		return bad("variable share must be in [0, 1], got %v", p.VariableShare)
+	case p.JobsPerHour < 0:
+		return bad("jobs per hour must be ≥ 0, got %d", p.JobsPerHour)
+	case float64(p.JobsPerHour)*p.Hours > maxGeneratedJobs:
+		return bad("jobs per hour × hours must be ≤ %d jobs, got %d × %v", maxGeneratedJobs, p.JobsPerHour, p.Hours)
 	}
 	rules := p.ClassRules()
 	return rules.validate(what)
@@ -262,7 +285,15 @@ func Generate(generator string, p Params) (*Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	what := m.name + " workload"
+	what := generator + " workload"
+	if n, ok := ParseScalability(generator); ok {
+		if p.JobsPerHour != 0 && p.JobsPerHour != n {
+			return nil, fmt.Errorf("%s: jobs per hour %d is not the generator's %d: %w", what, p.JobsPerHour, n, ErrInvalid)
+		}
+		p.JobsPerHour = n
+	} else if p.JobsPerHour != 0 {
+		return nil, fmt.Errorf("%s: jobs per hour is set only by the scalability-N generators, got %d: %w", what, p.JobsPerHour, ErrInvalid)
+	}
 	if err := p.validate(what); err != nil {
 		return nil, err
 	}
@@ -278,12 +309,18 @@ func Generate(generator string, p Params) (*Workload, error) {
 	cl := p.Cluster()
 	window := p.Hours * 3600
 	cat := newCatalog(m, &p, rand.New(rand.NewPCG(p.Seed, 1)))
-	if est := p.Load * float64(p.Nodes) * window / cat.meanWork(); est > maxGeneratedJobs {
+	if est := p.Load * float64(p.Nodes) * window / cat.meanWork(); p.JobsPerHour == 0 && est > maxGeneratedJobs {
 		return nil, fmt.Errorf("%s: load × nodes × hours asks for ≈ %.3g jobs, more than %d: %w", what, est, maxGeneratedJobs, ErrInvalid)
 	}
-	g := &generation{m: m, p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV)}
+	g := &generation{m: m, p: &p, cat: cat, cluster: cl, arrivals: newH2(1, p.ArrivalSCV), scale: 1}
 
-	jobs, gaps, err := g.window(rand.New(rand.NewPCG(p.Seed, 2)), window)
+	var jobs []Job
+	var gaps []float64
+	if p.JobsPerHour > 0 {
+		jobs, gaps, err = g.countedWindow(rand.New(rand.NewPCG(p.Seed, 2)), int(math.Round(float64(p.JobsPerHour)*p.Hours)), window)
+	} else {
+		jobs, gaps, err = g.window(rand.New(rand.NewPCG(p.Seed, 2)), window)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +347,7 @@ func Generate(generator string, p Params) (*Workload, error) {
 	w := &Workload{
 		Header: Header{
 			Version:   FormatVersion,
-			Generator: m.name,
+			Generator: generator,
 			Params:    params,
 			Seed:      p.Seed,
 			Cluster:   cl,
@@ -339,6 +376,9 @@ type generation struct {
 	cat      *catalog
 	cluster  Cluster
 	arrivals h2
+	// scale multiplies every runtime drawn (1 but for a counted window,
+	// countedWindow).
+	scale float64
 }
 
 // loadTolerance is how close (relative) each class's offered work gets to
@@ -420,12 +460,17 @@ func (g *generation) history(rng *rand.Rand, scale float64) []Job {
 func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 	for {
 		n := g.cat.pick(rng)
-		nodes := n.nodes
-		switch u := rng.Float64(); {
-		case u < g.m.halve:
-			nodes = max(1, nodes/2)
-		case u < g.m.halve+g.m.double:
-			nodes *= 2
+		var nodes int
+		if g.m.gangSizes != nil {
+			nodes = tasksOf(rng, g.m.gangSizes, g.p.Nodes)
+		} else {
+			nodes = n.nodes
+			switch u := rng.Float64(); {
+			case u < g.m.halve:
+				nodes = max(1, nodes/2)
+			case u < g.m.halve+g.m.double:
+				nodes *= 2
+			}
 		}
 		if t := g.m.tasks; t != nil {
 			nodes = min(nodes, t.maxTasks) // tasks run in waves: no cluster bound
@@ -436,7 +481,7 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 		if inWindow {
 			mu += n.drift
 		}
-		rt := math.Exp(mu + n.sigma*rng.NormFloat64())
+		rt := g.scale * math.Exp(mu+n.sigma*rng.NormFloat64())
 		// Only environments with early exits draw for them, so the others'
 		// random streams (and workloads) do not change with the feature.
 		if n.earlyExit > 0 && rng.Float64() < n.earlyExit {
@@ -449,7 +494,7 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 			}
 			rt *= f
 		}
-		rt = min(maxRuntime, max(minRuntime, RoundMS(rt)))
+		rt = clampRuntime(rt)
 		if n.limit > 0 {
 			// The job is killed when it reaches its wall-clock limit.
 			rt = min(rt, n.limit)

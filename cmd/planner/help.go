@@ -20,6 +20,7 @@ var examples = map[string]string{
 	"workload stats":    "planner workload stats workloads/testdata/example.jsonl",
 	"predict eval":      "planner predict eval --workload hedgefund --hours 2",
 	"bench solver":      "planner bench solver --jobs 100 --seeds 1-2 --solvers clp,greedy --timeout 200ms",
+	"bench cycle":       "planner bench cycle --pending 100,200 --cycles 1 -o cycle",
 }
 
 // versionExample ends `planner version --help`, which has no flag set.

@@ -55,6 +55,7 @@ const usage = `planner — a cluster scheduler that plans under runtime uncertai
 Usage:
   planner version               the version and the solver backends compiled in
   planner bench solver [flags]  compare the MILP backends on 3Sigma-shaped instances
+  planner bench cycle [flags]   a scheduler's cycle time against the backlog at Google scale
   planner bench service --service URL
                                 load test of a running planner serve
   planner simulate [flags]      play a workload through schedulers in the cluster simulator
@@ -80,13 +81,13 @@ request for help.
 // groupUsage is the usage of each command group (and of version), printed
 // by 'planner GROUP --help'; each command's own flags are in its --help.
 var groupUsage = map[string]string{
-	"bench": `Usage: planner bench solver|service [flags]
+	"bench": `Usage: planner bench solver|cycle|service [flags]
 
   solver    compare the MILP backends on random 3Sigma-shaped instances
+  cycle     a scheduler's cycle time against the backlog at Google scale, with its fitted slope
   service   load test of a running planner serve
 
-Run 'planner bench solver --help' or 'planner bench service --help' for
-the flags.
+Run 'planner bench solver --help' (or cycle, or service) for the flags.
 `,
 	"workload": `Usage: planner workload COMMAND [flags]
 
@@ -138,13 +139,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return runVersion(stdout)
 	case "bench":
-		if len(rest) > 0 && rest[0] == "service" {
+		switch {
+		case len(rest) > 0 && rest[0] == "solver":
+			return runBenchSolver(rest[1:], stdout, stderr)
+		case len(rest) > 0 && rest[0] == "cycle":
+			return runBenchCycle(ctx, rest[1:], stdout, stderr)
+		case len(rest) > 0 && rest[0] == "service":
 			return runBenchService(ctx, rest[1:], stdout)
 		}
-		if len(rest) == 0 || rest[0] != "solver" {
-			return usageError{errors.New("bench: the benchmarks are 'planner bench solver' and 'planner bench service'")}
-		}
-		return runBenchSolver(rest[1:], stdout, stderr)
+		return usageError{errors.New("bench: the benchmarks are 'planner bench solver', 'planner bench cycle' and 'planner bench service'")}
 	case "simulate":
 		return runSimulate(ctx, rest, stdout, stderr)
 	case "sweep":

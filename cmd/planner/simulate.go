@@ -72,6 +72,7 @@ type simulateFlags struct {
 	deterministic bool
 	quiet         bool
 	log           logFlags
+	prof          profileFlags
 	estimateFlags
 	// reg is the registry the schedulers come from.
 	reg planner.Registry
@@ -168,6 +169,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress lines on stderr")
 	f.log.register(fs)
+	f.prof.register(fs)
 	decimalVar(fs, &f.samplesPerFeature, "samples-per-feature", 0, "3σPredict learns from at most this many runtimes per feature value, history first (0: all; 3Sigma Fig. 10)")
 	fs.BoolVar(&f.synthetic, "synthetic", false, "give the 3sigma variants synthetic estimates N(μ = runtime·(1+s), σ = runtime·CoV), s ~ N(--synthetic-shift, 10%) per job, instead of 3σPredict's (3Sigma Fig. 8)")
 	fs.Float64Var(&f.syntheticShift, "synthetic-shift", 0, "mean shift of the synthetic estimates, percent of the runtime (with --synthetic)")
@@ -216,6 +218,15 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	defer closeLog()
+	stopProfiles, err := f.prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfiles(); err == nil {
+			err = perr
+		}
+	}()
 	start := time.Now() // provenance only
 	prov := experiments.NewProvenance(version, commandLine("simulate", args), start)
 	cfg.Log = log

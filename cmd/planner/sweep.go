@@ -85,6 +85,8 @@ var notVaried = map[string]string{
 	"config":        "it does not change results",
 	"parallel":      "it does not change results",
 	"quiet":         "it does not change results",
+	"cpuprofile":    "it does not change results",
+	"memprofile":    "it does not change results",
 	"deterministic": "a sweep reports timing metrics for all of its points or none; run it once with each setting",
 }
 
@@ -181,6 +183,15 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if err != nil {
 		return usageError{err}
 	}
+	stopProfiles, err := base.prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfiles(); err == nil {
+			err = perr
+		}
+	}()
 	sw.Command = "planner sweep " + shellJoin(args)
 	sw.prov = experiments.NewProvenance(version, commandLine("sweep", args), time.Now())
 	sw.Progress = newProgress(stderr, "sweep", base.quiet)

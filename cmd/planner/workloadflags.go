@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/plannerhq/planner/experiments"
@@ -44,7 +43,7 @@ type workloadFlags struct {
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
-	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), or 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3) — or a workload FILE")
+	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), or scalability-N (N jobs an hour, Google-like, on the 12,583-node GOOGLE cluster at load 0.95 unless --nodes, --racks, --cluster or --load say otherwise) — or a workload FILE")
 	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only; the task-level ones default to 150 in 1 rack)")
 	decimalVar(fs, &w.racks, "racks", workloads.DefaultRacks, "racks of the --nodes; --nodes must be a multiple (generators only)")
 	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")
@@ -59,7 +58,7 @@ func (w *workloadFlags) validate() error {
 	w.generatorDefaults()
 	switch {
 	case strings.TrimSpace(w.workload) == "":
-		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", strings.Join(workloads.Generators(), ", "))
+		return fmt.Errorf("--workload: empty; give a generator (%s) or a workload file", workloads.GeneratorsHelp())
 	case w.nodes < 1:
 		return fmt.Errorf("--nodes: must be ≥ 1, got %d", w.nodes)
 	case !finite(w.hours) || w.hours <= 0:
@@ -86,6 +85,15 @@ func (w *workloadFlags) validate() error {
 	w.layout = nil
 	if !w.generated() {
 		return nil // a file sets the cluster (the flags are checked as unused)
+	}
+	// A generator's own defaults of what the flags did not set.
+	def, err := workloads.DefaultParams(w.workload)
+	if err != nil {
+		return fmt.Errorf("--workload %s: %w", w.workload, err)
+	}
+	if def.Layout != nil && w.cluster == "" && !w.clusterGiven && !w.nodesGiven && !w.racksGiven {
+		w.layout = def.Layout
+		return nil
 	}
 	if w.cluster != "" || w.clusterGiven {
 		switch {
@@ -129,7 +137,7 @@ func (w *workloadFlags) generatorDefaults() {
 	if err != nil {
 		return // not a generator
 	}
-	if !w.clusterGiven {
+	if !w.clusterGiven && p.Layout == nil {
 		if !w.nodesGiven {
 			w.nodes = p.Nodes
 		}
@@ -166,7 +174,7 @@ func (w *workloadFlags) clusterNodes() int {
 
 // generated reports whether --workload names a generator rather than a file.
 func (w *workloadFlags) generated() bool {
-	return slices.Contains(workloads.Generators(), w.workload)
+	return workloads.IsGenerator(w.workload)
 }
 
 // open generates or reads the workload; name is the generator's name or the
@@ -179,6 +187,7 @@ func (w *workloadFlags) open() (*workloads.Workload, string, error) {
 		}
 		p.Nodes, p.Racks, p.Hours, p.Load, p.Seed = w.nodes, w.racks, w.hours, w.load, w.seed
 		p.SlackPct = append([]float64(nil), w.slack...)
+		p.Layout = nil // the generator's own cluster, when the flags kept it, is w.layout
 		if w.layout != nil {
 			p.SetLayout(*w.layout)
 		}
@@ -257,7 +266,7 @@ func (w *workloadFlags) openFile() (*os.File, error) {
 	if st, err := file.Stat(); err == nil && st.IsDir() {
 		file.Close()
 		return nil, w.fileError(rawTraceOr(w.workload,
-			fmt.Errorf("is a directory, want a workload file or a generator (%s)", strings.Join(workloads.Generators(), ", "))))
+			fmt.Errorf("is a directory, want a workload file or a generator (%s)", workloads.GeneratorsHelp())))
 	}
 	return file, nil
 }
@@ -278,7 +287,7 @@ func rawTraceOr(path string, err error) error {
 // existing file (a typo of a generator's name, or of a file's): it lists
 // the generators.
 func (w *workloadFlags) notFound() error {
-	return w.fileError(fmt.Errorf("neither a generator (%s) nor an existing file", strings.Join(workloads.Generators(), ", ")))
+	return w.fileError(fmt.Errorf("neither a generator (%s) nor an existing file", workloads.GeneratorsHelp()))
 }
 
 // fileError is err about the workload file, named once: under --workload

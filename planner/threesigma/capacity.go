@@ -117,23 +117,83 @@ func (s *ThreeSigma) extend(r *planner.Running, max, elapsed, cycleLen float64) 
 // as any pending job of the same floor, and the plan swaps one for the
 // other from cycle to cycle, throwing the work away each time; with it,
 // preempting pays only for a start worth more than the work lost.
+//
+// Both conditional expectations come from the job's prepared runtime,
+// without building T | T > elapsed (a cycle values every running
+// best-effort job; see conditionalMoments).
 func (c *cycle) remainingUtility(r *planner.Running, d distributions.Piecewise, elapsed float64) (float64, error) {
 	curve, err := c.beCurve(r.Job)
 	if err != nil {
 		return 0, err
 	}
-	cd, err := conditional(d, elapsed)
+	v, m, err := conditionalMoments(d, curve, r.Start, elapsed)
 	if err != nil {
 		return 0, err
 	}
-	v := cd.ExpectedUtility(curve, []float64{r.Start}, make([]float64, 1))[0]
-	if m := cd.Mean(); m > 0 && elapsed > 0 {
+	if m > 0 && elapsed > 0 {
 		v += c.s.cfg.LostWork * math.Max(r.Job.Value, 0) * math.Min(1, elapsed/m)
 	}
 	if v > 0 {
 		return v, nil
 	}
 	return 0, nil
+}
+
+// conditionalMoments returns, for a job started at start that has run
+// for e seconds, E[U(start + T) | T > e] and E[T | T > e] (seconds):
+//
+//	E[U(start + T) | T > e] = E[U_e(start + T)] / S(e),  U_e = U·1{x > start + e},
+//	E[T | T > e]            = E[R_e(T)] / S(e),          R_e(t) = t·1{t > e},
+//
+// with S(e) = P(T > e), each expectation exact over the piecewise-uniform
+// density of d (utility.Runtime.ExpectedUtility with a curve that is zero
+// up to e and then U, or the ramp t). This is what d conditioned on
+// T > e (distributions.Conditional) gives, without a new distribution.
+// S(e) = 0 (the job outlived d) wraps distributions.ErrBeyondSupport.
+func conditionalMoments(d distributions.Piecewise, u utility.Curve, start, e float64) (eu, mean float64, err error) {
+	rt, ok := d.(*utility.Runtime)
+	if !ok {
+		if rt, err = utility.NewRuntime(d); err != nil {
+			return 0, 0, err
+		}
+	}
+	s0 := rt.Survival(e)
+	if !(s0 > 0) || !(e >= 0) {
+		return 0, 0, fmt.Errorf("%w: P(T > %v) = %v (max %v)", distributions.ErrBeyondSupport, e, s0, rt.Max())
+	}
+	out := make([]float64, 1)
+	if !u.IsZero() {
+		masked, err := maskedBefore(u, start+e)
+		if err != nil {
+			return 0, 0, err
+		}
+		eu = rt.ExpectedUtility(masked, []float64{start}, out)[0] / s0
+	}
+	top := rt.Max()
+	ramp, err := utility.NewCurve(utility.Knot{X: e, Left: 0, Right: e}, utility.Knot{X: math.Max(top, math.Nextafter(e, math.Inf(1))), Left: top, Right: top})
+	if err != nil {
+		return 0, 0, err
+	}
+	mean = rt.ExpectedUtility(ramp, []float64{0}, out)[0] / s0
+	return eu, mean, nil
+}
+
+// maskedBefore is u·1{x > x0}: zero up to x0 (a completion at x0 counts
+// as not after it), u after, through a knot at x0 whose right limit is
+// u's.
+func maskedBefore(u utility.Curve, x0 float64) (utility.Curve, error) {
+	ks := u.Knots()
+	right := u.At(x0)
+	rest := ks[:0]
+	for _, k := range ks {
+		switch {
+		case k.X == x0:
+			right = k.Right
+		case k.X > x0:
+			rest = append(rest, k)
+		}
+	}
+	return utility.NewCurve(append([]utility.Knot{{X: x0, Left: 0, Right: right}}, rest...)...)
 }
 
 // groupPartitions groups partitions by their speed and their membership in

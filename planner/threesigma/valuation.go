@@ -139,17 +139,3 @@ func (c *cycle) beCurve(job *workloads.Job) (utility.Curve, error) {
 
 // pointDist is a point mass at v seconds.
 func pointDist(v float64) distributions.Piecewise { return distributions.Point{V: v} }
-
-// conditional returns d given that the job has run for elapsed seconds,
-// prepared for valuation.
-func conditional(d distributions.Piecewise, elapsed float64) (*utility.Runtime, error) {
-	cd, err := distributions.Conditional(d, elapsed)
-	if err != nil {
-		return nil, err
-	}
-	p, ok := cd.(distributions.Piecewise)
-	if !ok {
-		return nil, fmt.Errorf("conditional of a piecewise distribution is %T", cd)
-	}
-	return utility.NewRuntime(p)
-}
