@@ -223,6 +223,8 @@ func TestSimulateBadInput(t *testing.T) {
 		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},
 		{"out is a file", simArgs("--out", bad), "--out: mkdir " + bad, false},
 		{"huge solver timeout", simArgs("--solver-timeout", "1000h"), "--solver-timeout: must be in [0, 1h0m0s]", true},
+		{"unknown fallback", simArgs("--schedulers", "3sigma", "--fallback", "lifo"), `--fallback: want one of gs, slearn, prio, got "lifo"`, true},
+		{"fail rate above 1", simArgs("--schedulers", "3sigma", "--solver-fail-rate", "1.5"), "--solver-fail-rate: must be in [0, 1], got 1.5", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

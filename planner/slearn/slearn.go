@@ -3,7 +3,6 @@ package slearn
 import (
 	"cmp"
 	"context"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -162,8 +161,7 @@ func (s *SLearn) see(jb *workloads.Job) *job {
 	} else {
 		s.enter(j, SamplingQueue)
 		j.share = s.sampler.next()
-		m := max(1, int(math.Round(float64(j.share)*float64(n)/100)))
-		j.pilot = s.rng.Perm(n)[:m]
+		j.pilot = s.rng.Perm(n)[:PilotCount(n, j.share)]
 		slices.Sort(j.pilot)
 	}
 	s.jobs[jb.ID] = j

@@ -10,6 +10,7 @@ import (
 	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
+	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/utility"
 	"github.com/plannerhq/planner/workloads"
@@ -33,6 +34,10 @@ type ThreeSigma struct {
 	jobs   map[int]*jobInfo   // per job ID, while pending or running
 	cycles uint64             // cycles run so far
 	ext    map[int]*extension // per running job ID: exp-inc state
+	// done holds the durations of the completed tasks of each task-level
+	// job that has some and has not completed (on preferred nodes of
+	// speed 1).
+	done map[int]*estimate.Sample
 
 	// wall is the wall clock used only to measure cycle and solve times for
 	// CycleStats; plan times always come from State.Now.
@@ -108,13 +113,16 @@ func NewCustom(name string, cfg Config, est estimate.Estimator) (*ThreeSigma, er
 	if est == nil {
 		return nil, fmt.Errorf("threesigma: %s needs a runtime estimator", name)
 	}
-	sol, err := solver.New(cfg.Solver)
-	if err != nil {
-		return nil, fmt.Errorf("threesigma: %s: %w", name, err)
+	var sol solver.Solver // nil: planner.SolverNone, every solve fails
+	if cfg.Solver != planner.SolverNone {
+		var err error
+		if sol, err = solver.New(cfg.Solver); err != nil {
+			return nil, fmt.Errorf("threesigma: %s: %w", name, err)
+		}
 	}
 	s := &ThreeSigma{
 		name: name, cfg: cfg, est: est, solver: sol,
-		jobs: map[int]*jobInfo{}, ext: map[int]*extension{},
+		jobs: map[int]*jobInfo{}, ext: map[int]*extension{}, done: map[int]*estimate.Sample{},
 		wall: time.Now,
 	}
 	s.stages = []stage{
@@ -138,11 +146,37 @@ func (s *ThreeSigma) Config() Config { return s.cfg }
 func (s *ThreeSigma) Train(history []workloads.Job) { s.est.Train(history) }
 
 // Observe passes a completion's runtime on preferred nodes to the
-// estimator and forgets the job.
+// estimator and forgets the job; of a task-level job it keeps each task's
+// duration, and passes their mean when the last task completes.
 func (s *ThreeSigma) Observe(c planner.Completion) {
-	s.est.Observe(c.Job, c.PreferredRuntime())
+	rt := c.PreferredRuntime()
+	if c.Job.TaskLevel() {
+		smp := s.done[c.Job.ID]
+		if smp == nil {
+			smp = &estimate.Sample{}
+			s.done[c.Job.ID] = smp
+		}
+		smp.Add(rt)
+		if !c.JobDone {
+			return
+		}
+		rt = smp.Mean() // what history records of a task-level job
+	}
+	s.est.Observe(c.Job, rt)
 	delete(s.jobs, c.Job.ID)
 	delete(s.ext, c.Job.ID)
+	delete(s.done, c.Job.ID)
+}
+
+// learned is the mean duration of a task-level job's completed tasks,
+// once as many have completed as SLearn would run as its pilots
+// (slearn.Learned, for FallbackSLearn).
+func (s *ThreeSigma) learned(job *workloads.Job) (float64, bool) {
+	smp := s.done[job.ID]
+	if smp == nil || smp.N < slearn.PilotCount(job.Tasks(), slearn.DecideShare) {
+		return 0, false
+	}
+	return smp.Mean(), true
 }
 
 // Applied forgets the planned start of every job whose start the driver
@@ -237,6 +271,11 @@ func (s *ThreeSigma) forgetUnseen(id uint64) {
 	for k := range s.ext {
 		if info := s.jobs[k]; info == nil {
 			delete(s.ext, k)
+		}
+	}
+	for k := range s.done {
+		if info := s.jobs[k]; info == nil {
+			delete(s.done, k)
 		}
 	}
 }
