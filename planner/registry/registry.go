@@ -61,6 +61,14 @@ func Default() planner.Registry {
 			},
 			Tasks: true,
 		},
+		{
+			Name:    slearn.NameHybrid,
+			Summary: "SLearn with history as the prior: thin jobs by 3σPredict's estimate, wide jobs by the posterior given their pilots (SLearn §7)",
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return slearn.NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, o.Seed, nil)
+			},
+			Tasks: true,
+		},
 		generic(gs.Name, "GS: priority queues by 3σPredict's point estimate of the job's size (SLearn §5.1.1)"),
 		generic(gs.Name3Sigma, "GS by 3σPredict's distribution under utility 1/t² (SLearn's 3Sigma baseline)"),
 		generic(gs.Name3SigmaTL, "3sigma-gs with thin jobs (< 3 tasks) in the highest queue"),
