@@ -39,7 +39,7 @@ func runWorkloadGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	var wf workloadFlags
 	var out string
 	wf.register(fs, "generator seed")
-	fs.Lookup("workload").Usage = "the generator: google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), or 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3)"
+	fs.Lookup("workload").Usage = "the generator: google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), or 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), or drift (task-level jobs whose runtimes drift)"
 	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")

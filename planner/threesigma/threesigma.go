@@ -38,6 +38,17 @@ type ThreeSigma struct {
 	// job that has some and has not completed (on preferred nodes of
 	// speed 1).
 	done map[int]*estimate.Sample
+	// hybrid, when set (NewHybrid), refines a task-level job's estimate
+	// by its completed tasks (estimate.Hybrid.Refine); its wide jobs run
+	// their pilots first (pilots, sampling), and sampled are the jobs
+	// whose pilots have all completed or that started otherwise.
+	hybrid   *estimate.Hybrid
+	pilots   pilotConfig
+	sampling map[int]*pilotSet
+	sampled  map[int]bool
+	// spread is the within-job log variance of task durations, learned
+	// from the history (longest).
+	spread estimate.Spread
 
 	// wall is the wall clock used only to measure cycle and solve times for
 	// CycleStats; plan times always come from State.Now.
@@ -123,6 +134,7 @@ func NewCustom(name string, cfg Config, est estimate.Estimator) (*ThreeSigma, er
 	s := &ThreeSigma{
 		name: name, cfg: cfg, est: est, solver: sol,
 		jobs: map[int]*jobInfo{}, ext: map[int]*extension{}, done: map[int]*estimate.Sample{},
+		sampling: map[int]*pilotSet{}, sampled: map[int]bool{},
 		wall: time.Now,
 	}
 	s.stages = []stage{
@@ -142,8 +154,12 @@ func (s *ThreeSigma) Name() string { return s.name }
 // Config returns the configuration with defaults filled in.
 func (s *ThreeSigma) Config() Config { return s.cfg }
 
-// Train feeds the history to the estimator.
-func (s *ThreeSigma) Train(history []workloads.Job) { s.est.Train(history) }
+// Train feeds the history to the estimator and its task-level jobs' task
+// durations to the within-job spread.
+func (s *ThreeSigma) Train(history []workloads.Job) {
+	s.est.Train(history)
+	s.spread.Learn(history)
+}
 
 // Observe passes a completion's runtime on preferred nodes to the
 // estimator and forgets the job; of a task-level job it keeps each task's
@@ -158,8 +174,11 @@ func (s *ThreeSigma) Observe(c planner.Completion) {
 		}
 		smp.Add(rt)
 		if !c.JobDone {
+			s.sampledDone(c.Job)
 			return
 		}
+		delete(s.sampling, c.Job.ID)
+		delete(s.sampled, c.Job.ID)
 		rt = smp.Mean() // what history records of a task-level job
 	}
 	s.est.Observe(c.Job, rt)
@@ -213,6 +232,10 @@ func (s *ThreeSigma) ShortestRuntime(jobID int) (float64, bool) {
 // which stage it was; the cycle still ends with a decision.
 func (s *ThreeSigma) Schedule(ctx context.Context, st *planner.State) (*planner.Decision, error) {
 	t0 := s.wall()
+	var pilots []planner.TaskPlacement
+	if s.hybrid != nil && st != nil {
+		pilots, st = s.samplePilots(st)
+	}
 	c, err := s.newCycle(ctx, st)
 	if err != nil {
 		return nil, err
@@ -230,6 +253,7 @@ func (s *ThreeSigma) Schedule(ctx context.Context, st *planner.State) (*planner.
 	if c.dec == nil {
 		c.fallback() // the last stage: decide by priority
 	}
+	c.dec.StartTasks = append(pilots, c.dec.StartTasks...)
 	c.fillStats()
 	c.dec.Stats.Cycle = s.wall().Sub(t0)
 	s.forgetUnseen(c.id)
@@ -288,6 +312,11 @@ func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64, now float64) *jobI
 		est, err := s.est.Estimate(job)
 		if err != nil || est.Dist == nil {
 			est, _ = estimate.Point(estimate.DefaultRuntime)
+		}
+		if smp := s.done[job.ID]; s.hybrid != nil && smp != nil && smp.N > 0 {
+			if post, err := s.hybrid.Refine(est, *smp); err == nil {
+				est = post
+			}
 		}
 		in = &jobInfo{est: est, first: now}
 		in.pref, err = utility.NewRuntime(est.Dist)
