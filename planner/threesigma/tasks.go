@@ -15,8 +15,8 @@ import (
 // Task-level jobs in the planning cycle. The plan packs gangs, so a
 // task-level job's waiting tasks are planned as one gang of their nodes
 // (at most the cluster's: a wider job runs in waves, its first wave
-// planned now) with the job's mean task runtime as its runtime: all of
-// them start together when the plan starts the gang, each task on its
+// planned now) whose runtime is that of the longest of them (the job's
+// estimate of its mean task runtime × longest): all of them start together when the plan starts the gang, each task on its
 // own task_nodes nodes of one partition of the gang's allocation. Its
 // running tasks hold their nodes as a running job that is never
 // preempted (tasks are not), while its waiting tasks are planned as the
