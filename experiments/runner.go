@@ -49,6 +49,10 @@ type Params struct {
 	Solver         string    `json:"solver"`
 	SolverTimeoutS float64   `json:"solver_timeout_s"`
 	Deterministic  bool      `json:"deterministic"`
+	// Fallback and SolverFailRate are the planners' fallback rule and the
+	// share of their solves failed on purpose, when given.
+	Fallback       string  `json:"fallback,omitempty"`
+	SolverFailRate float64 `json:"solver_fail_rate,omitempty"`
 	// SamplesPerFeature limits 3σPredict to that many runtimes per feature
 	// value (0: no limit).
 	SamplesPerFeature int `json:"samples_per_feature,omitempty"`

@@ -40,6 +40,15 @@ type Options struct {
 	// Observe does nothing, because it feeds and persists the predictor
 	// itself.
 	Predictor estimate.RuntimePredictor
+	// Fallback names the rule that decides a planning policy's cycle when
+	// its solve gives no usable answer ("" = the policy's default; the
+	// 3sigma variants take gs, slearn or prio).
+	Fallback string
+	// SolverFailRate, in [0, 1], fails that share of a planning policy's
+	// solves on purpose, each cycle's choice drawn from Seed, so that the
+	// fallback's decisions can be measured; SolverNone as Solver fails
+	// every solve.
+	SolverFailRate float64
 	// MaxPending, when > 0, bounds the pending jobs a planning policy puts
 	// into one cycle's model (the first MaxPending by priority,
 	// PrioOrder); the others wait for a later cycle. It keeps a cycle's
@@ -59,7 +68,15 @@ const (
 	// ReadsEstimates: the policy plans with 3σPredict's estimates, which
 	// SamplesPerFeature restricts and Synthetic replaces.
 	ReadsEstimates
+	// ReadsFallback: a cycle whose solve gives no answer is decided by
+	// the rule Fallback names.
+	ReadsFallback
 )
+
+// SolverNone is the Solver name of a planning policy whose every solve
+// fails at once (nothing is solved): each cycle is decided by its
+// fallback, whose quality can then be measured alone.
+const SolverNone = "none"
 
 // Policy is one row of the registry: a policy's name, a one-line summary,
 // its constructor, the settings it reads, whether it is part of the

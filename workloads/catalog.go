@@ -52,6 +52,11 @@ type envModel struct {
 	// typical gang size becomes its typical number of tasks, and a job's
 	// runtime its mean task duration.
 	tasks *taskModel
+	// trend, when > 0, makes runtimes drift over time: each name's
+	// ln(median runtime) moves linearly with submit time at a rate drawn
+	// N(0, trend²) per hour (jobName.trend), through history and window
+	// alike, so the older a name's history the staler it is.
+	trend float64
 }
 
 // exitBand is a share of a catalogue's names whose early-exit share is
@@ -97,8 +102,11 @@ type jobName struct {
 	app        string
 	mu, sigma  float64
 	drift      float64
-	nodes      int // typical gang size
-	variable   bool
+	// trend is the change of ln(median runtime) per hour of submit time
+	// (envModel.trend; 0 in other environments).
+	trend    float64
+	nodes    int // typical gang size
+	variable bool
 	// earlyExit is the probability that a run ends early (0: never).
 	earlyExit float64
 	// limit is the wall-clock limit users request for the name (seconds;
@@ -192,6 +200,9 @@ func drawCatalog(m *envModel, p *Params, rng *rand.Rand) *catalog {
 			n.app = fmt.Sprintf("app%d", weighted(rng, apps))
 			n.mu = math.Log(logUniform(rng, cls.medLo, cls.medHi))
 			n.drift = p.Drift * rng.NormFloat64()
+			if m.trend > 0 { // drawn only here, so other environments' streams stay
+				n.trend = m.trend * rng.NormFloat64()
+			}
 			if m.tasks != nil {
 				n.nodes = m.tasks.drawWidth(rng, cls.widths)
 			} else {

@@ -89,7 +89,7 @@ type GoogleParams = Params
 // DefaultParams and Header.Generator spell them.
 func Generators() []string {
 	return []string{GeneratorGoogle, GeneratorHedgeFund, GeneratorMustang,
-		GeneratorTwoSigma, GeneratorGoogle2011Tasks, GeneratorGoogle2019Tasks}
+		GeneratorTwoSigma, GeneratorGoogle2011Tasks, GeneratorGoogle2019Tasks, GeneratorDrift}
 }
 
 // models are the environment models by generator name.
@@ -100,6 +100,7 @@ var models = map[string]*envModel{
 	GeneratorTwoSigma:        &twoSigmaModel,
 	GeneratorGoogle2011Tasks: &google2011TasksModel,
 	GeneratorGoogle2019Tasks: &google2019TasksModel,
+	GeneratorDrift:           &driftModel,
 }
 
 // TaskGenerator reports whether the named generator makes task-level
@@ -405,6 +406,10 @@ func (g *generation) window(rng *rand.Rand, window float64) ([]Job, []float64, e
 	open := func(c Class) bool { return target[c] > 0 && work[c] < target[c]*(1-loadTolerance) }
 	for redraws := 0; (open(SLO) || open(BestEffort)) && redraws < maxRedraws; {
 		j := g.job(rng, true)
+		// A drifting name's runtime at the job's expected submit time: its
+		// place in the window's work, so that the window still meets its
+		// offered load (the actual submit comes from the arrivals, later).
+		g.trend(&j, window*(work[SLO]+work[BestEffort])/(target[SLO]+target[BestEffort]))
 		w := float64(j.Nodes) * j.Runtime
 		// The class furthest below its target (relative) takes the job if it
 		// fits; otherwise the other one, if open and it fits there.
@@ -446,6 +451,7 @@ func (g *generation) history(rng *rand.Rand, scale float64) []Job {
 		t -= g.arrivals.sample(rng) * scale
 		jobs[i] = g.job(rng, false)
 		jobs[i].Submit = FloorMS(t)
+		g.trend(&jobs[i], jobs[i].Submit)
 		jobs[i].Class = BestEffort
 		if rng.Float64() < g.p.SLOShare {
 			jobs[i].Class = SLO
@@ -515,6 +521,14 @@ func (g *generation) job(rng *rand.Rand, inWindow bool) Job {
 			t.split(rng, &j)
 		}
 		return j
+	}
+}
+
+// trend scales j's runtime by its name's drift at time t (seconds from
+// the window's start; envModel.trend): exp(trend·t/3600).
+func (g *generation) trend(j *Job, t float64) {
+	if n := g.cat.byName[j.Features.Name]; n != nil && n.trend != 0 {
+		applyTrend(j, math.Exp(n.trend*t/3600))
 	}
 }
 

@@ -125,3 +125,50 @@ var google2019TasksModel = envModel{
 		covMedian: 0.6, covSigma: 0.2, covMax: 3,
 	},
 }
+
+// GeneratorDrift is the drift environment: task-level jobs whose runtimes
+// drift over time (driftModel).
+const GeneratorDrift = "drift"
+
+// driftModel is the environment of the hybrid predictor (SLearn §7,
+// "history as the prior, sampling as the evidence"): recurring task-level
+// jobs whose names repeat well (log-σ 0.1–0.3) but whose median runtime
+// drifts with time, ln(median) moving by N(0, 0.1²) per hour for each name
+// (about ×e^±2 over the 20-hour window), so history — 3,000 jobs before
+// the window — is stale, the more so the older it is. Thin jobs (1–2
+// tasks, 40% of names) have nothing to sample; wide ones (3–100 tasks)
+// have nearly identical tasks (CoV median 0.05), so a few pilots say a
+// lot. Half the offered load is SLO jobs with deadlines of the E2E setup
+// (slack 20–80% of the mean task runtime), on 150 nodes in 5 racks at
+// load 1: about 1,250 jobs in the window, as SLearn §4.3's extraction.
+var driftModel = envModel{
+	name: GeneratorDrift,
+	difficulty: func(p *Params) {
+		p.Nodes, p.Racks, p.Hours, p.Load = 150, 5, 20, 1
+		p.Drift = 0
+		p.OutlierShare, p.OutlierMin, p.OutlierMax = 0.01, 2.5, 8
+		p.VariableShare = 0.1
+	},
+	classes: []runtimeClass{
+		{kind: "short", share: 0.40, names: 50, medLo: 30, medHi: 300},
+		{kind: "medium", share: 0.40, names: 40, medLo: 300, medHi: 1800},
+		{kind: "long", share: 0.20, names: 20, medLo: 1800, medHi: 5400},
+	},
+	nameZipf:      0.9,
+	userZipf:      1.0,
+	appZipf:       1.0,
+	numUsers:      30,
+	numApps:       6,
+	stableSigma:   [2]float64{0.1, 0.3},
+	variableSigma: [2]float64{0.4, 0.8},
+	trend:         0.1,
+	tasks: &taskModel{
+		widths: []widthBand{
+			{weight: 0.25, lo: 1, hi: 1},
+			{weight: 0.15, lo: 2, hi: 2},
+			{weight: 0.60, lo: 3, hi: 100, alpha: 0.8},
+		},
+		maxTasks:  100,
+		covMedian: 0.05, covSigma: 0.5, covMax: 1,
+	},
+}

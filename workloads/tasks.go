@@ -83,3 +83,17 @@ func (t *taskModel) split(rng *rand.Rand, j *Job) {
 func taskDefaults(p *Params, hours float64) {
 	p.Nodes, p.Racks, p.Hours, p.Load, p.SLOShare = 150, 1, hours, 1, 0
 }
+
+// applyTrend scales a job's runtime (and its tasks' durations) by f, the
+// drift of its name's runtime at its submit time (envModel.trend), within
+// the generated bounds.
+func applyTrend(j *Job, f float64) {
+	if j.TaskLevel() {
+		for i, d := range j.TaskDurations {
+			j.TaskDurations[i] = min(maxRuntime, max(minTaskRuntime, RoundMS(d*f)))
+		}
+		j.Runtime = RoundMS(MeanTaskDuration(j.TaskDurations))
+		return
+	}
+	j.Runtime = min(maxRuntime, max(minRuntime, RoundMS(j.Runtime*f)))
+}

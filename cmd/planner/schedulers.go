@@ -11,7 +11,8 @@ var readFlags = []struct {
 	unread string
 	flags  []string
 }{
-	{planner.ReadsSolver, "no scheduler in --schedulers plans with a solver", []string{"solver", "solver-timeout", "horizon"}},
+	{planner.ReadsSolver, "no scheduler in --schedulers plans with a solver", []string{"solver", "solver-timeout", "horizon", "solver-fail-rate"}},
+	{planner.ReadsFallback, "no scheduler in --schedulers falls back from a solve", []string{"fallback"}},
 	// backfill-pred uses 3σPredict too, but its own, with its defaults.
 	{planner.ReadsEstimates, "no 3sigma variant in --schedulers plans with 3σPredict's estimates", []string{"samples-per-feature", "synthetic", "synthetic-shift", "synthetic-cov"}},
 }

@@ -63,16 +63,20 @@ type simulateFlags struct {
 	schedulers    []string
 	solver        string
 	solverTimeout time.Duration
-	interval      time.Duration
-	horizon       time.Duration
-	parallel      int
-	format        string
-	out           string
-	config        string
-	deterministic bool
-	quiet         bool
-	log           logFlags
-	prof          profileFlags
+	// fallback and solverFailRate: the rule that decides a cycle without
+	// an answer, and the share of solves failed on purpose.
+	fallback       string
+	solverFailRate float64
+	interval       time.Duration
+	horizon        time.Duration
+	parallel       int
+	format         string
+	out            string
+	config         string
+	deterministic  bool
+	quiet          bool
+	log            logFlags
+	prof           profileFlags
 	estimateFlags
 	// reg is the registry the schedulers come from.
 	reg planner.Registry
@@ -107,9 +111,12 @@ type simulateConfig struct {
 	Seed          uint64    `json:"seed"`
 	Solver        string    `json:"solver"`
 	SolverTimeout string    `json:"solver_timeout"`
-	Interval      string    `json:"interval"`
-	Horizon       string    `json:"horizon"`
-	Deterministic bool      `json:"deterministic"`
+	// Set only when given, so that a plain run's JSON does not change.
+	Fallback       string  `json:"fallback,omitempty"`
+	SolverFailRate float64 `json:"solver_fail_rate,omitempty"`
+	Interval       string  `json:"interval"`
+	Horizon        string  `json:"horizon"`
+	Deterministic  bool    `json:"deterministic"`
 	// Set only when used, so that a plain run's JSON does not change.
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
@@ -158,7 +165,9 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	f := &simulateFlags{reg: reg}
 	f.workloadFlags.register(fs, "workload seed (and scheduler seed)")
 	fs.StringSliceVar(&f.schedulers, "schedulers", reg.Defaults(), "schedulers to compare, in report order (registered: "+strings.Join(reg.Names(), ", ")+")")
-	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+")")
+	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning schedulers (default "+solver.DefaultName+"; this build has "+strings.Join(solver.Backends(), ", ")+"; "+planner.SolverNone+": every solve fails, the fallback decides every cycle)")
+	fs.Float64Var(&f.solverFailRate, "solver-fail-rate", 0, "share of the planning schedulers' solves failed on purpose, in [0, 1], each cycle's draw from --seed (the fallback decides those cycles)")
+	fs.StringVar(&f.fallback, "fallback", "", "rule deciding a planning scheduler's cycle whose solve gives no answer: "+strings.Join(threesigma.Fallbacks(), ", ")+" (default "+threesigma.DefaultFallback.String()+"); SLO jobs that can still meet their deadline come first in each")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
@@ -332,8 +341,8 @@ func (f *simulateFlags) syntheticEstimates() *estimate.Synthetic {
 func (f *simulateFlags) effectiveConfig() simulateConfig {
 	c := simulateConfig{
 		Workload: f.workload, Schedulers: f.schedulers, Seed: f.seed, Solver: f.solverName(),
-		SolverTimeout: f.timeout().String(),
-		Interval:      f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
+		SolverTimeout: f.timeout().String(), Fallback: f.fallback, SolverFailRate: f.solverFailRate,
+		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
 	if f.generated() {
 		c.Nodes, c.Hours, c.Load, c.Slack = f.clusterNodes(), f.hours, f.load, f.slack
@@ -368,6 +377,7 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 	params.HorizonS = horizon.Seconds()
 	params.Solver = f.solverName()
 	params.SolverTimeoutS = f.timeout().Seconds()
+	params.Fallback, params.SolverFailRate = f.fallback, f.solverFailRate
 	params.Deterministic = f.deterministic
 	params.SamplesPerFeature = f.samplesPerFeature
 	params.Synthetic = f.syntheticParams()
@@ -381,6 +391,7 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 		Schedulers: f.schedulers,
 		Options: planner.Options{Interval: f.interval, Horizon: horizon, Solver: f.solver,
 			SolverTimeout: optTimeout, Deterministic: f.deterministic, Seed: f.seed,
+			Fallback: f.fallback, SolverFailRate: f.solverFailRate,
 			SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticEstimates()},
 		Sim:      experiments.SimConfig{Interval: f.interval.Seconds()},
 		Seed:     f.seed,
@@ -419,10 +430,16 @@ func (f *simulateFlags) validate(reg planner.Registry) error {
 	case f.parallel < 1:
 		return fmt.Errorf("--parallel: must be ≥ 1, got %d", f.parallel)
 	}
-	if f.solver != "" {
+	if f.solver != "" && f.solver != planner.SolverNone {
 		if _, err := solver.New(f.solver); err != nil {
-			return fmt.Errorf("--solver: %w", err)
+			return fmt.Errorf("--solver: %w (or %s: every solve fails)", err, planner.SolverNone)
 		}
+	}
+	if _, err := threesigma.ParseFallback(f.fallback); err != nil {
+		return fmt.Errorf("--fallback: want one of %s, got %q", strings.Join(threesigma.Fallbacks(), ", "), f.fallback)
+	}
+	if !(f.solverFailRate >= 0 && f.solverFailRate <= 1) {
+		return fmt.Errorf("--solver-fail-rate: must be in [0, 1], got %v", f.solverFailRate)
 	}
 	return f.estimateFlags.validate()
 }

@@ -223,6 +223,8 @@ func TestSimulateBadInput(t *testing.T) {
 		{"missing config", simArgs("--config", filepath.Join(dir, "none.json")), "--config", true},
 		{"out is a file", simArgs("--out", bad), "--out: mkdir " + bad, false},
 		{"huge solver timeout", simArgs("--solver-timeout", "1000h"), "--solver-timeout: must be in [0, 1h0m0s]", true},
+		{"unknown fallback", simArgs("--schedulers", "3sigma", "--fallback", "lifo"), `--fallback: want one of gs, slearn, prio, got "lifo"`, true},
+		{"fail rate above 1", simArgs("--schedulers", "3sigma", "--solver-fail-rate", "1.5"), "--solver-fail-rate: must be in [0, 1], got 1.5", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,7 +363,7 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 		{"simulate, out", []string{"simulate", "--quiet", "--nodes", "16", "--hours", "0.1", "--schedulers", "prio", "--config", outIsFile}, "--config " + outIsFile + ": out: mkdir " + aFile + ": not a directory", false},
 		{"sweep, range", []string{"sweep", "--quiet", "--config", zeroHours, "--vary", "load=1,2"}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
 		{"sweep, interval", []string{"sweep", "--quiet", "--nodes", "16", "--config", longInterval, "--vary", "load=1,2"}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
-		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, scalability-N)", false},
+		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N)", false},
 		{"sweep, a study's flag set", []string{"sweep", "--quiet", "--config", oneLoad, "--study", "load"}, "--study load varies --load, which is also set by --config " + oneLoad, true},
 		{"sweep, varied and set", []string{"sweep", "--quiet", "--config", oneHour, "--vary", "hours=0.5,1"}, "--vary: --hours is both varied and set by --config " + oneHour, true},
 	}

@@ -75,6 +75,10 @@ func TestFlagsWithoutEffect(t *testing.T) {
 		{"simulate pointperfest and --synthetic", simWith("pointperfest", append(tiny, "--synthetic")...), "--synthetic: no 3sigma variant in --schedulers plans with 3σPredict's estimates (pointperfest)"},
 		{"simulate pointperfest and --solver", simWith("prio,pointperfest", append(tiny, "--solver", "greedy", "--horizon", "30m")...), ""},
 		{"simulate pointrealest and --samples-per-feature", simWith("prio,pointrealest", append(tiny, "--samples-per-feature", "5", "--solver-timeout", "10ms")...), ""},
+		{"simulate prio and --fallback", sim(append(tiny, "--fallback", "gs")...), "--fallback: no scheduler in --schedulers falls back from a solve (prio)"},
+		{"simulate prio and --solver-fail-rate", sim(append(tiny, "--solver-fail-rate", "0.1")...), "--solver-fail-rate: no scheduler in --schedulers plans with a solver (prio)"},
+		{"simulate pointperfest with --solver none and --fallback", simWith("prio,pointperfest", append(tiny, "--solver", "none", "--fallback", "slearn")...), ""},
+		{"simulate pointperfest with --solver-fail-rate", simWith("pointperfest", append(tiny, "--solver-fail-rate", "0.5", "--fallback", "prio")...), ""},
 
 		{"sweep of --load on a file", sweep("--workload", file, "--vary", "load=1,2"), "--vary load: not used with --workload (the workload file sets the arrivals)"},
 		{"sweep on a file with --nodes", sweep("--workload", file, "--nodes", "16", "--vary", "interval=30s,1m"), "--nodes: not used with --workload (the workload file sets the cluster)"},

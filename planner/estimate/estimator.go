@@ -21,6 +21,12 @@ const MinRuntime = 1.0
 type Estimate struct {
 	Dist  distributions.Piecewise
 	Point float64
+	// NMAE is the normalised mean absolute error the estimator has
+	// recorded for estimates like this one (3σPredict's chosen expert's,
+	// distributions.Prediction); 0 when it records none, +Inf for a
+	// default given without any history. The hybrid predictor reads it as
+	// the prior's reliability (Posterior).
+	NMAE float64
 }
 
 // Estimator is the runtime-knowledge seam of the planning cycle. Estimate is
@@ -88,23 +94,48 @@ func (e *FromPredictor) Observe(job *workloads.Job, runtime float64) {
 	}
 }
 
-// Estimate asks the predictor.
+// Estimate asks the predictor; with a predictor that reports its
+// errors (Sigma), NMAE is the chosen expert's.
 func (e *FromPredictor) Estimate(job *workloads.Job) (Estimate, error) {
-	d, point, ok := e.P.Predict(job.Features)
+	var d distributions.Piecewise
+	var point, nmae float64
+	var ok bool
+	if r, reports := e.P.(errorReporter); reports {
+		pr := r.Prediction(job.Features)
+		d, point, ok = pr.Dist, pr.Estimate, pr.Source != distributions.SourceNone && pr.Dist != nil && !math.IsNaN(pr.Estimate)
+		if !math.IsNaN(pr.NMAE) {
+			nmae = pr.NMAE
+		}
+	} else {
+		d, point, ok = e.P.Predict(job.Features)
+	}
 	if !ok || d == nil || !(point >= 0) || math.IsInf(point, 0) {
 		def := e.Default
 		if def <= 0 {
 			def = DefaultRuntime
 		}
-		return Point(def)
+		est, err := Point(def)
+		est.NMAE = math.Inf(1)
+		return est, err
 	}
-	if e.PointOnly {
-		return Point(point)
+	var est Estimate
+	var err error
+	switch {
+	case e.PointOnly:
+		est, err = Point(point)
+	case d.Max() < MinRuntime:
+		est, err = Point(math.Max(point, MinRuntime))
+	default:
+		est = Estimate{Dist: d, Point: point}
 	}
-	if d.Max() < MinRuntime {
-		return Point(math.Max(point, MinRuntime))
-	}
-	return Estimate{Dist: d, Point: point}, nil
+	est.NMAE = nmae
+	return est, err
+}
+
+// errorReporter is a RuntimePredictor that also reports where its answer
+// comes from and the chosen expert's error (Sigma).
+type errorReporter interface {
+	Prediction(f workloads.Features) distributions.Prediction
 }
 
 // Point is the estimate of a point mass at v seconds, at least MinRuntime.

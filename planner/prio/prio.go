@@ -27,8 +27,8 @@ const (
 //     request tells a runtime-blind scheduler about urgency;
 //  2. then best-effort jobs first-in first-out (submit time, then id),
 //
-// and places each gang that fits in the free nodes now with PlaceGreedy,
-// skipping a job that does not fit and going on with the next (backfill).
+// and places each gang that fits in the free nodes now (Place), skipping
+// a job that does not fit and going on with the next (backfill).
 // SLO jobs therefore come strictly first for free nodes, but a small
 // best-effort job may start while a large SLO job waits.
 //
@@ -72,36 +72,50 @@ func (p *Prio) Applied(*planner.ApplyResult) {}
 // Observe does nothing: Prio has no runtime knowledge.
 func (p *Prio) Observe(planner.Completion) {}
 
-// Schedule orders the pending jobs (PrioOrder) and places greedily.
+// Schedule orders the pending jobs (PrioOrder) and places them (Place).
 func (p *Prio) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
-	order := planner.PrioOrder(st.Pending)
-	if !p.opts.PreemptBE {
-		return &planner.Decision{Start: planner.PlaceGreedy(st, order)}, nil
-	}
-	return p.scheduleWithPreemption(st, order), nil
+	return Place(st, planner.PrioOrder(st.Pending), p.opts.PreemptBE), nil
 }
 
-// scheduleWithPreemption is PlaceGreedy in which an SLO job that does not
-// fit takes nodes from running best-effort jobs (latest start first, ties by
-// higher id) when that makes it fit.
-func (p *Prio) scheduleWithPreemption(st *planner.State, order []*planner.Pending) *planner.Decision {
+// Place places the jobs of order, in that order, on the free nodes of st
+// (st is not modified): a gang job where planner.PlaceJob puts it when it
+// fits now, else it is skipped (backfill); a task-level job's waiting
+// tasks where planner.PlaceTask puts them, in index order, while they fit.
+// With preemptBE, an SLO gang job that does not fit takes nodes from
+// running best-effort gang jobs (latest start first, ties by higher id)
+// when stopping them makes it fit. It is Prio's cycle, and the planning
+// schedulers' fallback places with it.
+func Place(st *planner.State, order []*planner.Pending, preemptBE bool) *planner.Decision {
 	free := slices.Clone(st.Free)
-	victims := make([]*planner.Running, 0, len(st.Running))
-	for _, r := range st.Running {
-		if r.Job.Class == workloads.BestEffort {
-			victims = append(victims, r)
+	var victims []*planner.Running
+	if preemptBE {
+		for _, r := range st.Running {
+			if r.Job.Class == workloads.BestEffort && !r.Job.TaskLevel() {
+				victims = append(victims, r)
+			}
 		}
+		slices.SortFunc(victims, func(a, b *planner.Running) int {
+			if c := cmp.Compare(b.Start, a.Start); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.Job.ID, a.Job.ID)
+		})
 	}
-	slices.SortFunc(victims, func(a, b *planner.Running) int {
-		if c := cmp.Compare(b.Start, a.Start); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.Job.ID, a.Job.ID)
-	})
 	d := &planner.Decision{}
 	for _, pj := range order {
+		if pj.Job.TaskLevel() {
+			for _, k := range pj.Waiting {
+				r, ok := planner.PlaceTask(free, pj.Job)
+				if !ok {
+					break
+				}
+				free[r] -= pj.Job.TaskNodes
+				d.StartTasks = append(d.StartTasks, planner.TaskPlacement{JobID: pj.Job.ID, Task: k, Partition: r})
+			}
+			continue
+		}
 		alloc, ok := planner.PlaceJob(st.Cluster, free, pj.Job)
-		if !ok && pj.Job.Class == workloads.SLO {
+		if !ok && preemptBE && pj.Job.Class == workloads.SLO {
 			// Would stopping BE jobs make room at all?
 			total := sumNodes(free)
 			n := 0

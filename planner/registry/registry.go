@@ -25,6 +25,15 @@ func Default() planner.Registry {
 		sigma(threesigma.Name3SigmaNoOE, "3σSched without over-estimate handling"),
 		sigma(threesigma.Name3SigmaNoAdapt, "3σSched with over-estimate handling for every SLO job"),
 		{
+			Name:    threesigma.Name3SigmaHybrid,
+			Summary: "3sigma with the hybrid predictor on task-level jobs: a wide job's pilots first, then planned by 3σPredict's distribution refined by their durations (SLearn §7)",
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return threesigma.NewHybrid(o)
+			},
+			Reads: threesigma.Reads(threesigma.Name3Sigma),
+			Tasks: true,
+		},
+		{
 			Name:    prio.Name,
 			Summary: "strict priority: SLO jobs by deadline before best-effort jobs, preempting best-effort jobs (3Sigma §6.1)",
 			New: func(planner.Options) (planner.Scheduler, error) {
@@ -61,6 +70,14 @@ func Default() planner.Registry {
 			},
 			Tasks: true,
 		},
+		{
+			Name:    slearn.NameHybrid,
+			Summary: "SLearn with history as the prior: thin jobs by 3σPredict's estimate, wide jobs by the posterior given their pilots (SLearn §7)",
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return slearn.NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, o.Seed, nil)
+			},
+			Tasks: true,
+		},
 		generic(gs.Name, "GS: priority queues by 3σPredict's point estimate of the job's size (SLearn §5.1.1)"),
 		generic(gs.Name3Sigma, "GS by 3σPredict's distribution under utility 1/t² (SLearn's 3Sigma baseline)"),
 		generic(gs.Name3SigmaTL, "3sigma-gs with thin jobs (< 3 tasks) in the highest queue"),
@@ -94,5 +111,6 @@ func sigma(variant, summary string) planner.Policy {
 		},
 		Reads:   threesigma.Reads(variant),
 		Default: true,
+		Tasks:   true,
 	}
 }

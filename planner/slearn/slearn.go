@@ -8,12 +8,18 @@ import (
 	"slices"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/estimate"
 	"github.com/plannerhq/planner/planner/gs"
 	"github.com/plannerhq/planner/workloads"
 )
 
-// Name is SLearn's registry name.
-const Name = "slearn"
+// Registry names.
+const (
+	// Name is SLearn as the paper has it (§5.1.2).
+	Name = "slearn"
+	// NameHybrid is SLearn with history as the prior (§7; NewHybrid).
+	NameHybrid = "hybrid"
+)
 
 // SamplingQueue is the GS queue pilot tasks run in: the second highest
 // (§5.1.2), so that sampling is fast but does not delay the jobs already
@@ -34,12 +40,16 @@ const pilotStream = 0x70696c6f74000000
 // held tasks, jobs in arrival order (work conservation). The share of
 // pilots adapts (sampler, Fig. 3).
 type SLearn struct {
+	name      string
 	cfg       gs.Config
 	thinLimit int
 	rng       *rand.Rand
 	sampler   *sampler
 	jobs      map[int]*job
 	records   []planner.EstimateRecord
+	// hybrid, when set, is the prior of every job and refines a wide
+	// job's prior with its pilots (NewHybrid).
+	hybrid *estimate.Hybrid
 	// seq numbers entries into queues: a job enters the sampling queue
 	// (or Q0) on arrival and the queue of its estimate when it is known,
 	// at the tail.
@@ -52,15 +62,15 @@ type job struct {
 	thin  bool
 	share int   // sampling percent
 	pilot []int // the pilot tasks, ascending
-	// The pilots completed so far and their nominal runtimes' sum; known
-	// once every pilot has completed, with the estimated mean task runtime
-	// and the job's queue.
-	pilotsDone int
-	pilotSum   float64
-	known      bool
-	mean       float64
-	queue      int
-	seq        uint64 // when it entered its queue
+	// The pilots completed so far and their nominal runtimes; known once
+	// every pilot has completed, with the estimated mean task runtime and
+	// the job's queue. prior is the hybrid's prior estimate.
+	pilots estimate.Sample
+	prior  estimate.Estimate
+	known  bool
+	mean   float64
+	queue  int
+	seq    uint64 // when it entered its queue
 	// nominal and tasks: the job's completed tasks, for its normalised JCT.
 	nominal float64
 	tasks   int
@@ -77,8 +87,30 @@ func New(cfg gs.Config, thinLimit int, seed uint64) (*SLearn, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &SLearn{cfg: cfg, thinLimit: thinLimit, rng: rand.New(rand.NewPCG(seed, pilotStream)),
+	return &SLearn{name: Name, cfg: cfg, thinLimit: thinLimit, rng: rand.New(rand.NewPCG(seed, pilotStream)),
 		sampler: newSampler(WindowJobs), jobs: map[int]*job{}}, nil
+}
+
+// NewHybrid is SLearn with the hybrid predictor (§7, estimate.Hybrid),
+// history as the prior of every job: a thin or gang job goes to the queue
+// of its prior size, the prior's point estimate × its nodes (history
+// knows a thin job better than first in, first out does); a wide job
+// still runs its pilots first, and its estimate is then the posterior of
+// its prior given the pilots' durations. The prior is a fresh 3σPredict
+// (nil p) or p, taught the history and each completed job's mean task
+// runtime.
+func NewHybrid(cfg gs.Config, thinLimit int, seed uint64, p estimate.RuntimePredictor) (*SLearn, error) {
+	s, err := New(cfg, thinLimit, seed)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		if p, err = estimate.NewSigma(); err != nil {
+			return nil, err
+		}
+	}
+	s.name, s.hybrid = NameHybrid, &estimate.Hybrid{Prior: &estimate.FromPredictor{P: p}}
+	return s, nil
 }
 
 // NewDefault is SLearn as the paper runs it: GS's default queues and a
@@ -87,11 +119,16 @@ func NewDefault(seed uint64) (*SLearn, error) {
 	return New(gs.DefaultConfig(), gs.DefaultThinLimit, seed)
 }
 
-// Name is Name.
-func (s *SLearn) Name() string { return Name }
+// Name is Name or NameHybrid.
+func (s *SLearn) Name() string { return s.name }
 
-// Train does nothing: SLearn learns from the job itself, not history.
-func (s *SLearn) Train([]workloads.Job) {}
+// Train does nothing for SLearn, which learns from the job itself; the
+// hybrid's prior learns the history.
+func (s *SLearn) Train(history []workloads.Job) {
+	if s.hybrid != nil {
+		s.hybrid.Train(history)
+	}
+}
 
 // Applied does nothing: every cycle starts from the state.
 func (s *SLearn) Applied(*planner.ApplyResult) {}
@@ -132,9 +169,9 @@ func (s *SLearn) Schedule(_ context.Context, st *planner.State) (*planner.Decisi
 	for _, r := range st.Running {
 		j := s.jobs[r.Job.ID]
 		switch {
-		case j == nil || j.thin:
+		case j == nil:
 			used[0] += float64(nodesOf(r))
-		case j.known:
+		case j.thin || j.known:
 			used[j.queue] += float64(nodesOf(r))
 		default: // pilots count for the sampling queue; held tasks run on spare nodes
 			for _, t := range r.Tasks {
@@ -156,14 +193,22 @@ func (s *SLearn) see(jb *workloads.Job) *job {
 	}
 	j := &job{}
 	n := jb.Tasks()
+	if s.hybrid != nil {
+		j.prior = s.priorOf(jb)
+	}
 	if !jb.TaskLevel() || n < s.thinLimit {
 		j.thin = true
-		s.enter(j, 0)
+		q := 0
+		if s.hybrid != nil {
+			j.mean = j.prior.Point
+			q = s.cfg.QueueOf(j.mean * float64(jb.Nodes))
+			s.record(jb, j.mean, q)
+		}
+		s.enter(j, q)
 	} else {
 		s.enter(j, SamplingQueue)
 		j.share = s.sampler.next()
-		m := max(1, int(math.Round(float64(j.share)*float64(n)/100)))
-		j.pilot = s.rng.Perm(n)[:m]
+		j.pilot = s.rng.Perm(n)[:PilotCount(n, j.share)]
 		slices.Sort(j.pilot)
 	}
 	s.jobs[jb.ID] = j
@@ -183,23 +228,46 @@ func (s *SLearn) Observe(c planner.Completion) {
 	j.nominal += rt
 	j.tasks++
 	if !j.thin && !j.known && isPilot(j, c.Task) {
-		j.pilotsDone++
-		j.pilotSum += rt
-		if j.pilotsDone == len(j.pilot) {
+		j.pilots.Add(rt)
+		if j.pilots.N == len(j.pilot) {
 			j.known = true
-			j.mean = j.pilotSum / float64(len(j.pilot))
+			j.mean = j.pilots.Mean()
+			if s.hybrid != nil {
+				if post, err := s.hybrid.Refine(j.prior, j.pilots); err == nil {
+					j.mean = post.Point
+				}
+			}
 			s.enter(j, s.cfg.QueueOf(j.mean*float64(jb.Nodes)))
-			s.records = append(s.records, planner.EstimateRecord{JobID: jb.ID, Tasks: jb.Tasks(), Estimate: j.mean,
-				Queue: j.queue, TrueQueue: s.cfg.QueueOf(jb.Runtime * float64(jb.Nodes))})
+			s.record(jb, j.mean, j.queue)
 		}
 	}
 	if !c.JobDone {
 		return
 	}
+	if s.hybrid != nil && j.tasks > 0 {
+		s.hybrid.Observe(jb, j.nominal/float64(j.tasks))
+	}
 	if j.share > 0 && j.nominal > 0 {
 		s.sampler.done(j.share, (c.End-jb.Submit)/(j.nominal/float64(j.tasks)))
 	}
 	delete(s.jobs, jb.ID)
+}
+
+// priorOf is the hybrid's prior estimate of a job (its point
+// estimate.DefaultRuntime when the prior fails).
+func (s *SLearn) priorOf(jb *workloads.Job) estimate.Estimate {
+	e, err := s.hybrid.Estimate(jb)
+	if err != nil || !(e.Point > 0) {
+		e, _ = estimate.Point(estimate.DefaultRuntime)
+		e.NMAE = math.Inf(1)
+	}
+	return e
+}
+
+// record keeps the estimate a job was queued by, for Estimates.
+func (s *SLearn) record(jb *workloads.Job, mean float64, q int) {
+	s.records = append(s.records, planner.EstimateRecord{JobID: jb.ID, Tasks: jb.Tasks(), Estimate: mean,
+		Queue: q, TrueQueue: s.cfg.QueueOf(jb.Runtime * float64(jb.Nodes))})
 }
 
 // enter puts j in queue q, at its tail.
@@ -223,7 +291,7 @@ func sortBy(items []gs.Item, keys []uint64) {
 }
 
 // Estimates are SLearn's estimates of the wide jobs whose pilots all
-// completed, in that order.
+// completed, in that order (and the hybrid's of thin jobs, on arrival).
 func (s *SLearn) Estimates() []planner.EstimateRecord { return s.records }
 
 // isPilot reports whether task is one of j's pilots.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
+	"github.com/plannerhq/planner/planner/gs"
 	"github.com/plannerhq/planner/planner/plannertest"
 	"github.com/plannerhq/planner/workloads"
 )
@@ -97,5 +98,61 @@ func TestPilotsSeeded(t *testing.T) {
 	a, b := pick(1), pick(1)
 	if !slices.Equal(a, b) || len(a) != 3 || slices.Equal(a, pick(2)) || slices.Equal(a, []int{0, 1, 2}) {
 		t.Errorf("pilots %v, %v (seed 1), %v (seed 2)", a, b, pick(2))
+	}
+}
+
+// TestHybrid: the hybrid sizes a thin job by history — of a long and a
+// short thin job known from history, arriving together on one node, the
+// short one runs first, where SLearn runs them first in, first out — and
+// a wide job by the
+// posterior of its history and its pilots, between the two.
+func TestHybrid(t *testing.T) {
+	hist := func(id int, name string, d ...float64) workloads.Job {
+		return *plannertest.NewJob(id).Name(name).Submit(-1000).Tasks(1, d...).Job()
+	}
+	var history []workloads.Job
+	for i := range 3 {
+		history = append(history, hist(100+i, "long", 5000+100*float64(i)), hist(105+i, "short", 20+float64(i)))
+	}
+	for i := range 10 {
+		history = append(history, hist(110+i, "wide", 50+float64(i), 55, 60))
+	}
+	long := plannertest.NewJob(1).Name("long").Tasks(1, 5000).Job()
+	short := plannertest.NewJob(2).Name("short").Tasks(1, 20).Job()
+	for _, tc := range []struct {
+		name      string
+		hybrid    bool
+		shortDone float64
+	}{{"slearn: first in, first out", false, 5020}, {"hybrid: by history", true, 20}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := NewDefault(1)
+			if tc.hybrid {
+				s, _ = NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, 1, nil)
+			}
+			s.Train(history)
+			c := plannertest.New(t, s, []int{1}, 1)
+			c.Submit(long, short)
+			for len(c.Completed) < 2 {
+				c.Step()
+			}
+			if c.Completed[2] != tc.shortDone {
+				t.Errorf("short job done at %v, want %v", c.Completed[2], tc.shortDone)
+			}
+		})
+	}
+	// A wide job of the history's name ("wide", about 54 s a task) whose
+	// tasks now take 200 s: its pilots (3% of 100: 3) pull the estimate
+	// most of the way from history to 200 s.
+	s, _ := NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, 1, nil)
+	s.Train(history)
+	c := plannertest.New(t, s, []int{10}, 1)
+	w := wide(3, 100, 200)
+	w.Features.Name = "wide"
+	c.Submit(w)
+	for len(s.Estimates()) == 0 {
+		c.Step()
+	}
+	if e := s.Estimates()[0]; !(e.Estimate > 120 && e.Estimate < 200) {
+		t.Errorf("posterior estimate %v, want between the history (≈ 54 s) and the pilots (200 s), nearer the pilots", e.Estimate)
 	}
 }

@@ -30,6 +30,9 @@ func (c *cycle) capacity() error {
 		if r.Slowed {
 			f = st.Cluster.Slowdown
 		}
+		if r.Job.TaskLevel() {
+			f *= c.s.longest(r.Job, len(r.Tasks))
+		}
 		rt := info.runtimeAt(f / st.Cluster.SpeedOf(r.Alloc))
 		elapsed := math.Max(0, st.Now-r.Start)
 		var pd distributions.Piecewise = rt
@@ -40,7 +43,7 @@ func (c *cycle) capacity() error {
 		for p, n := range r.Alloc {
 			d.Nodes[c.groupOf[p]] += n
 		}
-		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt {
+		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt || r.Job.TaskLevel() {
 			fixed = append(fixed, d)
 			continue
 		}

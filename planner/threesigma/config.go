@@ -206,6 +206,18 @@ type Config struct {
 	// MaxPending bounds the pending jobs planned per cycle (0: all): the
 	// first MaxPending by class (SLO first), then deadline or submit time.
 	MaxPending int
+
+	// Fallback is the rule that decides a cycle whose solve gives no
+	// usable answer (default FallbackGS).
+	Fallback Fallback
+	// FailRate, in [0, 1], fails that share of the solves on purpose
+	// before they start, so that the fallback's quality can be measured:
+	// each cycle's draw comes from Seed and the cycle's number
+	// (failOnPurpose). Solver planner.SolverNone fails every solve.
+	FailRate float64
+	// Seed seeds the planner's own random choices (the failed solves of
+	// FailRate, the pilots of FallbackSLearn).
+	Seed uint64
 }
 
 // withDefaults returns c with every zero field set to its default.
@@ -274,6 +286,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("threesigma: slice and horizon must be ≥ 0, got %v and %v", c.Slice, c.Horizon)
 	case c.Mode != SolveWall && c.Mode != SolveDeterministic:
 		return fmt.Errorf("threesigma: unknown solve mode %d", int(c.Mode))
+	case c.Fallback < 0 || int(c.Fallback) >= len(fallbackNames):
+		return fmt.Errorf("threesigma: unknown fallback %d", int(c.Fallback))
+	case !(c.FailRate >= 0 && c.FailRate <= 1):
+		return fmt.Errorf("threesigma: solver fail rate must be in [0, 1], got %v", c.FailRate)
 	}
 	for i := 1; i < len(c.Starts); i++ {
 		if c.Starts[i] <= c.Starts[i-1] {

@@ -45,6 +45,8 @@ type cycle struct {
 
 	jobs []*pjob
 	opts []option
+	// tasks are the task-level jobs planned as gangs (gangView), by id.
+	tasks map[int]*planner.Pending
 
 	m      *solver.Model
 	res    *solver.Result

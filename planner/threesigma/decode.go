@@ -106,6 +106,7 @@ func (c *cycle) decode() error {
 	}
 	slices.Sort(dec.Preempt)
 	dec.Stats.HeldNodes = c.held(free)
+	c.taskStarts(dec)
 	c.dec = dec
 	return nil
 }

@@ -28,11 +28,15 @@ func (c *cycle) options() error {
 		}
 		info := c.s.info(job, c.id, c.st.Now)
 		pj := &pjob{p: p, info: info}
+		f := 1.0 // a gang of tasks runs until its longest task ends
+		if t := c.tasks[job.ID]; t != nil {
+			f = c.s.longest(t.Job, len(t.Waiting))
+		}
 		if pref := c.prefGroups(job); pref != nil {
-			pj.sets = c.speedSets(pj.sets, info, pref, false, 1)
-			pj.sets = c.speedSets(pj.sets, info, all, true, c.st.Cluster.Slowdown)
+			pj.sets = c.speedSets(pj.sets, info, pref, false, f)
+			pj.sets = c.speedSets(pj.sets, info, all, true, c.st.Cluster.Slowdown*f)
 		} else {
-			pj.sets = c.speedSets(pj.sets, info, all, false, 1)
+			pj.sets = c.speedSets(pj.sets, info, all, false, f)
 		}
 		pj.sets = slices.DeleteFunc(pj.sets, func(a allowedSet) bool {
 			n := 0
@@ -90,7 +94,13 @@ func (c *cycle) speedSets(sets []allowedSet, info *jobInfo, groups []int, all bo
 // job ID, or with Config.MaxPending the first MaxPending in priority order
 // (SLO jobs by deadline, then best-effort jobs by submit time).
 func (c *cycle) planned() []*planner.Pending {
-	pend := slices.Clone(c.st.Pending)
+	pend := make([]*planner.Pending, 0, len(c.st.Pending))
+	c.tasks = map[int]*planner.Pending{}
+	for _, p := range c.st.Pending {
+		if v := c.gangView(p); v != nil {
+			pend = append(pend, v)
+		}
+	}
 	if mp := c.s.cfg.MaxPending; mp > 0 && len(pend) > mp {
 		slices.SortStableFunc(pend, planner.ComparePrio)
 		pend = pend[:mp]

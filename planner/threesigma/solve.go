@@ -48,6 +48,9 @@ func (c *cycle) settings() *solver.Settings {
 // feasible X; anything else (no solution, infeasible, an error or a crashed
 // worker) leaves the cycle to the fallback.
 func (c *cycle) solve() error {
+	if err := c.failOnPurpose(); err != nil {
+		return err
+	}
 	t0 := c.s.wall()
 	set := c.settings()
 	c.limit = set.TimeLimit

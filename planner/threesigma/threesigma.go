@@ -10,6 +10,7 @@ import (
 	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/estimate"
+	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/utility"
 	"github.com/plannerhq/planner/workloads"
@@ -33,6 +34,21 @@ type ThreeSigma struct {
 	jobs   map[int]*jobInfo   // per job ID, while pending or running
 	cycles uint64             // cycles run so far
 	ext    map[int]*extension // per running job ID: exp-inc state
+	// done holds the durations of the completed tasks of each task-level
+	// job that has some and has not completed (on preferred nodes of
+	// speed 1).
+	done map[int]*estimate.Sample
+	// hybrid, when set (NewHybrid), refines a task-level job's estimate
+	// by its completed tasks (estimate.Hybrid.Refine); its wide jobs run
+	// their pilots first (pilots, sampling), and sampled are the jobs
+	// whose pilots have all completed or that started otherwise.
+	hybrid   *estimate.Hybrid
+	pilots   pilotConfig
+	sampling map[int]*pilotSet
+	sampled  map[int]bool
+	// spread is the within-job log variance of task durations, learned
+	// from the history (longest).
+	spread estimate.Spread
 
 	// wall is the wall clock used only to measure cycle and solve times for
 	// CycleStats; plan times always come from State.Now.
@@ -108,13 +124,17 @@ func NewCustom(name string, cfg Config, est estimate.Estimator) (*ThreeSigma, er
 	if est == nil {
 		return nil, fmt.Errorf("threesigma: %s needs a runtime estimator", name)
 	}
-	sol, err := solver.New(cfg.Solver)
-	if err != nil {
-		return nil, fmt.Errorf("threesigma: %s: %w", name, err)
+	var sol solver.Solver // nil: planner.SolverNone, every solve fails
+	if cfg.Solver != planner.SolverNone {
+		var err error
+		if sol, err = solver.New(cfg.Solver); err != nil {
+			return nil, fmt.Errorf("threesigma: %s: %w", name, err)
+		}
 	}
 	s := &ThreeSigma{
 		name: name, cfg: cfg, est: est, solver: sol,
-		jobs: map[int]*jobInfo{}, ext: map[int]*extension{},
+		jobs: map[int]*jobInfo{}, ext: map[int]*extension{}, done: map[int]*estimate.Sample{},
+		sampling: map[int]*pilotSet{}, sampled: map[int]bool{},
 		wall: time.Now,
 	}
 	s.stages = []stage{
@@ -134,15 +154,48 @@ func (s *ThreeSigma) Name() string { return s.name }
 // Config returns the configuration with defaults filled in.
 func (s *ThreeSigma) Config() Config { return s.cfg }
 
-// Train feeds the history to the estimator.
-func (s *ThreeSigma) Train(history []workloads.Job) { s.est.Train(history) }
+// Train feeds the history to the estimator and its task-level jobs' task
+// durations to the within-job spread.
+func (s *ThreeSigma) Train(history []workloads.Job) {
+	s.est.Train(history)
+	s.spread.Learn(history)
+}
 
 // Observe passes a completion's runtime on preferred nodes to the
-// estimator and forgets the job.
+// estimator and forgets the job; of a task-level job it keeps each task's
+// duration, and passes their mean when the last task completes.
 func (s *ThreeSigma) Observe(c planner.Completion) {
-	s.est.Observe(c.Job, c.PreferredRuntime())
+	rt := c.PreferredRuntime()
+	if c.Job.TaskLevel() {
+		smp := s.done[c.Job.ID]
+		if smp == nil {
+			smp = &estimate.Sample{}
+			s.done[c.Job.ID] = smp
+		}
+		smp.Add(rt)
+		if !c.JobDone {
+			s.sampledDone(c.Job)
+			return
+		}
+		delete(s.sampling, c.Job.ID)
+		delete(s.sampled, c.Job.ID)
+		rt = smp.Mean() // what history records of a task-level job
+	}
+	s.est.Observe(c.Job, rt)
 	delete(s.jobs, c.Job.ID)
 	delete(s.ext, c.Job.ID)
+	delete(s.done, c.Job.ID)
+}
+
+// learned is the mean duration of a task-level job's completed tasks,
+// once as many have completed as SLearn would run as its pilots
+// (slearn.Learned, for FallbackSLearn).
+func (s *ThreeSigma) learned(job *workloads.Job) (float64, bool) {
+	smp := s.done[job.ID]
+	if smp == nil || smp.N < slearn.PilotCount(job.Tasks(), slearn.DecideShare) {
+		return 0, false
+	}
+	return smp.Mean(), true
 }
 
 // Applied forgets the planned start of every job whose start the driver
@@ -179,6 +232,10 @@ func (s *ThreeSigma) ShortestRuntime(jobID int) (float64, bool) {
 // which stage it was; the cycle still ends with a decision.
 func (s *ThreeSigma) Schedule(ctx context.Context, st *planner.State) (*planner.Decision, error) {
 	t0 := s.wall()
+	var pilots []planner.TaskPlacement
+	if s.hybrid != nil && st != nil {
+		pilots, st = s.samplePilots(st)
+	}
 	c, err := s.newCycle(ctx, st)
 	if err != nil {
 		return nil, err
@@ -196,6 +253,7 @@ func (s *ThreeSigma) Schedule(ctx context.Context, st *planner.State) (*planner.
 	if c.dec == nil {
 		c.fallback() // the last stage: decide by priority
 	}
+	c.dec.StartTasks = append(pilots, c.dec.StartTasks...)
 	c.fillStats()
 	c.dec.Stats.Cycle = s.wall().Sub(t0)
 	s.forgetUnseen(c.id)
@@ -239,6 +297,11 @@ func (s *ThreeSigma) forgetUnseen(id uint64) {
 			delete(s.ext, k)
 		}
 	}
+	for k := range s.done {
+		if info := s.jobs[k]; info == nil {
+			delete(s.done, k)
+		}
+	}
 }
 
 // info returns the remembered estimate of job, estimating it the first time
@@ -249,6 +312,11 @@ func (s *ThreeSigma) info(job *workloads.Job, cycleID uint64, now float64) *jobI
 		est, err := s.est.Estimate(job)
 		if err != nil || est.Dist == nil {
 			est, _ = estimate.Point(estimate.DefaultRuntime)
+		}
+		if smp := s.done[job.ID]; s.hybrid != nil && smp != nil && smp.N > 0 {
+			if post, err := s.hybrid.Refine(est, *smp); err == nil {
+				est = post
+			}
 		}
 		in = &jobInfo{est: est, first: now}
 		in.pref, err = utility.NewRuntime(est.Dist)

@@ -38,7 +38,10 @@ func Variants() []string {
 // feature value, o.Predictor, or a fresh 3σPredict with its defaults. It is the
 // constructor of the variants' rows in the registry.
 func New(variant string, o planner.Options) (*ThreeSigma, error) {
-	cfg := ConfigFor(o)
+	cfg, err := ConfigFor(o)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case o.Synthetic != nil:
 		syn := *o.Synthetic
@@ -56,24 +59,30 @@ func New(variant string, o planner.Options) (*ThreeSigma, error) {
 
 // ConfigFor maps a run's options onto the planning cycle's Config: the
 // solver, its time limit (a work limit in deterministic mode), the
-// horizon and the bound on planned pending jobs; every other field keeps
-// its default.
-func ConfigFor(o planner.Options) Config {
-	cfg := Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds(), MaxPending: o.MaxPending}
+// horizon, the bound on planned pending jobs, the fallback, the share of
+// solves failed on purpose and the seed; every other field keeps its
+// default. An unknown fallback name is an error.
+func ConfigFor(o planner.Options) (Config, error) {
+	fb, err := ParseFallback(o.Fallback)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Solver: o.Solver, SolveTimeout: o.SolverTimeout, Horizon: o.Horizon.Seconds(), MaxPending: o.MaxPending,
+		Fallback: fb, FailRate: o.SolverFailRate, Seed: o.Seed}
 	if o.Deterministic {
 		cfg.Mode = SolveDeterministic
 	}
-	return cfg
+	return cfg, nil
 }
 
 // Reads is what the variant reads of planner.Options: every variant plans
-// with a solver, and all but pointperfest (which knows the true runtimes)
-// with 3σPredict's estimates.
+// with a solver and falls back by a rule, and all but pointperfest (which
+// knows the true runtimes) plan with 3σPredict's estimates.
 func Reads(variant string) planner.Reads {
 	if variant == NamePointPerfEst {
-		return planner.ReadsSolver
+		return planner.ReadsSolver | planner.ReadsFallback
 	}
-	return planner.ReadsSolver | planner.ReadsEstimates
+	return planner.ReadsSolver | planner.ReadsEstimates | planner.ReadsFallback
 }
 
 // NewVariant builds the named variant from cfg (zero fields take
