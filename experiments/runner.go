@@ -174,7 +174,10 @@ func HasTasks(jobs []workloads.Job) bool {
 func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string) (*RunResult, error) {
 	opts := cfg.Options
 	opts.Cluster = in.Cluster
-	pol, _ := reg.Lookup(name) // Run checked the names
+	pol, ok := reg.Lookup(name)
+	if !ok {
+		return nil, reg.Check([]string{name})
+	}
 	s, err := pol.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler %s: %w", name, err)
