@@ -77,8 +77,9 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 	return err
 }
 
-// WriteTable writes one row per run with the headline metrics of the
-// paper's Fig. 5, then mean wait, mean bounded slowdown ("BSLD"), Jain's
+// WriteTable writes one row per run: the scheduler, when it decided
+// ("decisions": events or cycle, Params.Decisions), the headline metrics of
+// the paper's Fig. 5, then mean wait, mean bounded slowdown ("BSLD"), Jain's
 // fairness index ("Jain"), utilisation, the missed SLO jobs by cause
 // (never started / preempted / started late / slowed / overran), the
 // idle node-hours while waiting work fitted by cause (fragmented / held by
@@ -126,13 +127,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 				return fmtF(m.SolverMsP50, 0) + "/" + fmtF(m.SolverMsP90, 0) + "/" + fmtF(m.SolverMsP99, 0) + "/" + fmtF(m.SolverMsMax, 0)
 			}})
 	}
-	head := []string{"scheduler"}
+	head := []string{"scheduler", "decisions"}
 	for _, c := range cols {
 		head = append(head, c.head)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, run := range r.Runs {
-		row := []string{run.Scheduler}
+		row := []string{run.Scheduler, run.Params.Decisions}
 		for _, c := range cols {
 			row = append(row, c.get(run.Metrics))
 		}

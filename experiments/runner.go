@@ -18,7 +18,13 @@ import (
 type RunConfig struct {
 	Schedulers []string
 	Options    planner.Options // Cluster is taken from the input
-	Sim        SimConfig       // Progress is set by the runner
+	// Sim are the simulator's settings; the runner sets Progress, and
+	// Decisions per run: Decisions below, or the policy's own
+	// (planner.Policy.Decisions).
+	Sim SimConfig
+	// Decisions, when set, is the decision timing of every run (a comparison
+	// of timings); nil: each policy decides as its registry row says.
+	Decisions *planner.Timing
 	// Seed of the workload, reported with every run.
 	Seed uint64
 	// Params are reported with every run.
@@ -39,16 +45,20 @@ type RunConfig struct {
 
 // Params are the settings of a run, reported with it (the "params" object).
 type Params struct {
-	Nodes          int       `json:"nodes"`
-	Partitions     int       `json:"partitions"`
-	Hours          float64   `json:"hours"`
-	Load           float64   `json:"load"`
-	Slack          []float64 `json:"slack"`
-	IntervalS      float64   `json:"interval_s"`
-	HorizonS       float64   `json:"horizon_s"`
-	Solver         string    `json:"solver"`
-	SolverTimeoutS float64   `json:"solver_timeout_s"`
-	Deterministic  bool      `json:"deterministic"`
+	Nodes      int       `json:"nodes"`
+	Partitions int       `json:"partitions"`
+	Hours      float64   `json:"hours"`
+	Load       float64   `json:"load"`
+	Slack      []float64 `json:"slack"`
+	IntervalS  float64   `json:"interval_s"`
+	// Decisions is the run's decision timing (planner.Timing): "cycle",
+	// at the cycles of IntervalS, or "events", at every arrival and
+	// completion too.
+	Decisions      string  `json:"decisions"`
+	HorizonS       float64 `json:"horizon_s"`
+	Solver         string  `json:"solver"`
+	SolverTimeoutS float64 `json:"solver_timeout_s"`
+	Deterministic  bool    `json:"deterministic"`
 	// Fallback and SolverFailRate are the planners' fallback rule and the
 	// share of their solves failed on purpose, when given.
 	Fallback       string  `json:"fallback,omitempty"`
@@ -168,7 +178,11 @@ func HasTasks(jobs []workloads.Job) bool {
 func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, name string) (*RunResult, error) {
 	opts := cfg.Options
 	opts.Cluster = in.Cluster
-	s, err := reg.New(name, opts)
+	pol, ok := reg.Lookup(name)
+	if !ok {
+		return nil, reg.Check([]string{name})
+	}
+	s, err := pol.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler %s: %w", name, err)
 	}
@@ -176,6 +190,10 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 	log := cfg.Log.With().Str("scheduler", name).Str("workload", in.Name).Uint64("seed", cfg.Seed).Logger()
 	sc := cfg.Sim
 	sc.Log = log
+	sc.Decisions = pol.Decisions
+	if cfg.Decisions != nil {
+		sc.Decisions = *cfg.Decisions
+	}
 	var rp *RunProgress
 	sc.Progress = func(_, now float64) { rp.At(now) }
 	sim, err := NewSim(in, sc, s)
@@ -205,6 +223,7 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 			Int("cycles", m.Cycles).Msg("some cycles were decided by the fallback or hit the solve time limit")
 	}
 	p := cfg.Params
+	p.Decisions = sc.Decisions.String()
 	p.Slack = slices.Clone(p.Slack)
 	if p.Synthetic != nil {
 		syn := *p.Synthetic

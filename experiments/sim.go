@@ -33,6 +33,11 @@ type Input struct {
 type SimConfig struct {
 	// Interval is the simulated time between scheduling cycles (seconds).
 	Interval float64
+	// Decisions is when the scheduler decides: at the cycles k · Interval
+	// only (planner.OnCycle, the zero value), or at every arrival and
+	// completion as well (planner.OnEvents). The runner takes it from the
+	// policy's registry row (planner.Policy.Decisions) unless told otherwise.
+	Decisions planner.Timing
 	// Drain bounds how long the simulation schedules past the window
 	// (seconds). Zero is the default rule: schedule until every job has
 	// completed, but stop at the latest SLO deadline or at 2 × Window,
@@ -187,11 +192,13 @@ type Sim struct {
 	cfg   SimConfig
 	sched planner.Scheduler
 
-	jobs     []*simJob // by submit time, then id (arrival order)
-	byID     map[int]*simJob
-	next     int // next arrival in jobs
-	pending  []*simJob
-	running  []*simJob // by id
+	jobs []*simJob // by submit time, then id (arrival order)
+	byID map[int]*simJob
+	next int // next arrival in jobs
+	// pending and running are the lists a cycle's State copies whole:
+	// pending by submit time then id, running by id.
+	pending  []*planner.Pending
+	running  []*planner.Running
 	events   completionHeap
 	free     []int
 	k        int // next cycle index: cycle k is at k·Interval
@@ -210,9 +217,8 @@ type Sim struct {
 	units []map[int][]int
 	// started is startJobTasks' scratch list of task indices.
 	started []int
-	// bufs hold the lists of each cycle's State, the scheduler's and the
-	// one its decision is checked against, from cycle to cycle.
-	bufs [2]planner.State
+	// buf holds the lists of each cycle's State from cycle to cycle.
+	buf planner.State
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -308,8 +314,37 @@ const progressSteps = 100
 // Limit is the simulated time at which the run stops at the latest.
 func (s *Sim) Limit() float64 { return s.limit }
 
-// Now is the time of the next cycle.
-func (s *Sim) Now() float64 { return float64(s.k) * s.cfg.Interval }
+// Now is the time of the next cycle: the next boundary k · Interval or,
+// deciding on events, the next arrival or completion when it is earlier.
+func (s *Sim) Now() float64 {
+	t := s.boundary()
+	if s.cfg.Decisions == planner.OnEvents {
+		t = min(t, s.nextEvent())
+	}
+	return t
+}
+
+// boundary is the time of the next periodic cycle, k · Interval.
+func (s *Sim) boundary() float64 { return float64(s.k) * s.cfg.Interval }
+
+// nextEvent is the time of the next arrival or completion (+Inf when
+// none is left). Completions of runs preempted since they were scheduled
+// are dropped on the way: they change nothing.
+func (s *Sim) nextEvent() float64 {
+	t := math.Inf(1)
+	if s.next < len(s.jobs) {
+		t = s.jobs[s.next].job.Submit
+	}
+	for s.events.Len() > 0 {
+		ev := s.events[0]
+		if sj := ev.sj; !sj.job.TaskLevel() && (sj.running == nil || sj.run != ev.run) {
+			s.events.pop()
+			continue
+		}
+		return min(t, ev.end)
+	}
+	return t
+}
 
 // Done reports whether the simulation has finished.
 func (s *Sim) Done() bool { return s.done }
@@ -327,14 +362,18 @@ func (s *Sim) Run(ctx context.Context) (*SimResult, error) {
 	return s.Result(), nil
 }
 
-// Step advances to the next cycle that has work: at t = k·Interval it
+// Step advances to the next cycle that has work: at its time t (Now) it
 // completes the runs that ended by t (by end time, then id; the scheduler
 // Observes each), admits the jobs submitted by t (by submit time, then id),
 // then — if any job is pending — asks the scheduler for a decision and
-// enacts it (preemptions first, then starts, each checked). Boundaries with
-// nothing pending are skipped. It returns the state the scheduler saw (a
-// copy: the simulator updates its own as it carries the decision out) and
-// its decision (both nil when no cycle ran because the run ended).
+// enacts it (preemptions first, then starts, each checked). Cycles with
+// nothing pending are skipped. Deciding periodically, t is a boundary
+// k·Interval and events wait for the next one; deciding on events
+// (SimConfig.Decisions), t is also every instant at which a job arrives or a
+// run completes, the events of one instant taken together. It returns the
+// state the scheduler saw (a copy: the simulator updates its own as it
+// carries the decision out) and its decision (both nil when no cycle ran
+// because the run ended).
 func (s *Sim) Step(ctx context.Context) (*planner.State, *planner.Decision, error) {
 	return s.step(ctx, true)
 }
@@ -358,19 +397,19 @@ func (s *Sim) step(ctx context.Context, keep bool) (*planner.State, *planner.Dec
 			return nil, nil, nil
 		}
 		if len(s.pending) == 0 {
-			// Skip to the boundary of the next arrival or completion.
-			nextT := math.Inf(1)
-			if s.next < len(s.jobs) {
-				nextT = s.jobs[s.next].job.Submit
+			// Skip to the next arrival or completion: to its boundary, or
+			// deciding on events to the event itself (Now).
+			nextT := s.nextEvent()
+			s.k = max(s.k, int(math.Ceil(nextT/s.cfg.Interval)))
+			if s.boundary() <= t {
+				s.k++
 			}
-			if s.events.Len() > 0 {
-				nextT = min(nextT, s.events[0].end)
-			}
-			s.k = max(s.k+1, int(math.Ceil(nextT/s.cfg.Interval)))
 			continue
 		}
 		st, d, err := s.cycle(ctx, t, keep)
-		s.k++
+		if s.boundary() <= t {
+			s.k++ // the cycle at t was the boundary's
+		}
 		return st, d, err
 	}
 }
@@ -442,23 +481,35 @@ func (s *Sim) enqueue(sj *simJob) {
 			sj.pending.Waiting = sj.waiting
 		}
 	}
-	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
-	s.pending = slices.Insert(s.pending, i, sj)
+	i, _ := slices.BinarySearchFunc(s.pending, &sj.job, bySubmitID)
+	s.pending = slices.Insert(s.pending, i, sj.pending)
 	s.pendingNodes += sj.job.Nodes
 }
 
-func bySubmitID(a, b *simJob) int {
-	if c := cmp.Compare(a.job.Submit, b.job.Submit); c != 0 {
-		return c
+// dequeue takes sj out of the pending list.
+func (s *Sim) dequeue(sj *simJob) {
+	if i, ok := slices.BinarySearchFunc(s.pending, &sj.job, bySubmitID); ok {
+		s.pending = slices.Delete(s.pending, i, i+1)
 	}
-	return cmp.Compare(a.job.ID, b.job.ID)
 }
 
-func byID(a, b *simJob) int { return cmp.Compare(a.job.ID, b.job.ID) }
+func bySubmitID(p *planner.Pending, j *workloads.Job) int {
+	if c := cmp.Compare(p.Job.Submit, j.Submit); c != 0 {
+		return c
+	}
+	return cmp.Compare(p.Job.ID, j.ID)
+}
+
+func byID(r *planner.Running, id int) int { return cmp.Compare(r.Job.ID, id) }
+
+// addRunning puts sj's run in the running list.
+func (s *Sim) addRunning(sj *simJob) {
+	i, _ := slices.BinarySearchFunc(s.running, sj.job.ID, byID)
+	s.running = slices.Insert(s.running, i, sj.running)
+}
 
 func (s *Sim) removeRunning(sj *simJob) {
-	i, ok := slices.BinarySearchFunc(s.running, sj, byID)
-	if ok {
+	if i, ok := slices.BinarySearchFunc(s.running, sj.job.ID, byID); ok {
 		s.running = slices.Delete(s.running, i, i+1)
 	}
 	sj.running = nil
@@ -476,12 +527,8 @@ func (s *Sim) state(now float64, buf *planner.State) *planner.State {
 	if buf != nil {
 		st.Pending, st.Running = buf.Pending[:0], buf.Running[:0]
 	}
-	for _, sj := range s.pending {
-		st.Pending = append(st.Pending, sj.pending)
-	}
-	for _, sj := range s.running {
-		st.Running = append(st.Running, sj.running)
-	}
+	st.Pending = append(st.Pending, s.pending...)
+	st.Running = append(st.Running, s.running...)
 	if buf != nil {
 		buf.Pending, buf.Running = st.Pending, st.Running
 	}
@@ -491,7 +538,7 @@ func (s *Sim) state(now float64, buf *planner.State) *planner.State {
 // cycle runs the scheduler at now and carries its decision out; keep
 // returns a copy of the state it saw rather than the state itself.
 func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
-	st := s.state(now, &s.bufs[0])
+	st := s.state(now, &s.buf)
 	wall := time.Now() // a measurement of the scheduler, not the simulated clock
 	d, err := s.sched.Schedule(ctx, st)
 	elapsed := time.Since(wall)
@@ -506,14 +553,17 @@ func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State
 	}
 	// The simulator never repairs a decision: one that breaks the cluster
 	// contract ends the run with the error. It is checked against the
-	// simulator's own books, not the copy the scheduler was handed.
+	// simulator's own books, not the copy the scheduler was handed (which
+	// it may have reordered); Validate only reads them.
 	if !d.Empty() {
-		if err := d.Validate(s.state(now, &s.bufs[1])); err != nil {
+		own := &planner.State{Now: now, Cluster: s.in.Cluster, Free: s.free, Pending: s.pending, Running: s.running,
+			Interval: s.cfg.Interval}
+		if err := d.Validate(own); err != nil {
 			return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 		}
 	}
 	lost := s.enact(now, d)
-	free, err := s.checkCapacity()
+	free, err := s.checkCapacity(s.boundary() <= now)
 	if err != nil {
 		return st, d, err
 	}
@@ -570,8 +620,7 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 		s.free[p] -= k
 		parts = append(parts, p)
 	}
-	i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
-	s.pending = slices.Delete(s.pending, i, i+1)
+	s.dequeue(sj)
 	s.pendingNodes -= sj.job.Nodes
 	sj.running = &planner.Running{Job: &sj.job, Start: now, Alloc: alloc, Slowed: slowed}
 	sj.run++
@@ -583,8 +632,7 @@ func (s *Sim) start(now float64, sj *simJob, alloc []int) {
 			sj.rec.ShortestEstimate = v
 		}
 	}
-	j, _ := slices.BinarySearchFunc(s.running, sj, byID)
-	s.running = slices.Insert(s.running, j, sj)
+	s.addRunning(sj)
 	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run, sj: sj})
 }
 
@@ -608,8 +656,7 @@ func (s *Sim) startTasks(now float64, starts []planner.TaskPlacement) {
 func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacement) {
 	if sj.running == nil {
 		sj.running = &planner.Running{Job: &sj.job, Alloc: make([]int, len(s.free))}
-		j, _ := slices.BinarySearchFunc(s.running, sj, byID)
-		s.running = slices.Insert(s.running, j, sj)
+		s.addRunning(sj)
 	}
 	r, rec, n := sj.running, &sj.rec, sj.job.TaskNodes
 	s.started = s.started[:0]
@@ -637,8 +684,7 @@ func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacem
 	sj.waiting = without(sj.waiting, s.started)
 	s.pendingNodes -= len(starts) * n
 	if len(sj.waiting) == 0 {
-		i, _ := slices.BinarySearchFunc(s.pending, sj, bySubmitID)
-		s.pending = slices.Delete(s.pending, i, i+1)
+		s.dequeue(sj)
 		sj.pending = nil
 	} else {
 		sj.pending.Waiting = sj.waiting
@@ -734,17 +780,29 @@ func without(a, b []int) []int {
 	return out
 }
 
-// checkCapacity verifies the books: free[r] = nodes(r) − Σ running alloc[r] ≥ 0.
-// It returns the free nodes of the cluster. A failure is a simulator bug,
-// reported as an error rather than a panic.
-func (s *Sim) checkCapacity() (free int, err error) {
-	for p, n := range s.in.Cluster.PartitionNodes {
-		used := 0
-		for _, sj := range s.running {
-			used += sj.running.Alloc[p]
+// checkCapacity verifies the books: free[r] ≥ 0 and, when full,
+// free[r] = nodes(r) − Σ running alloc[r]. It returns the free nodes of
+// the cluster. A failure is a simulator bug, reported as an error rather
+// than a panic. The full check reads every run: the cycles at the
+// boundaries make it, so that a cycle at an event, which may come at
+// every completion, costs no more than its decision.
+func (s *Sim) checkCapacity(full bool) (free int, err error) {
+	var used []int
+	if full {
+		used = make([]int, len(s.free))
+		for _, r := range s.running {
+			for p, k := range r.Alloc {
+				used[p] += k
+			}
 		}
-		if used > n || s.free[p] != n-used {
-			return 0, fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, used, s.free[p])
+	}
+	for p, n := range s.in.Cluster.PartitionNodes {
+		if s.free[p] < 0 || full && s.free[p] != n-used[p] {
+			u := n - s.free[p]
+			if full {
+				u = used[p]
+			}
+			return 0, fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, u, s.free[p])
 		}
 		free += s.free[p]
 	}
@@ -769,7 +827,8 @@ func (s *Sim) finish() {
 	if len(s.running) == 0 && len(s.pending) == 0 && s.next == len(s.jobs) {
 		end = max(s.window, s.lastEnd)
 	}
-	for _, sj := range s.running {
+	for _, r := range s.running {
+		sj := s.byID[r.Job.ID]
 		if !sj.job.TaskLevel() {
 			s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
 			continue

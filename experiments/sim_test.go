@@ -199,6 +199,85 @@ func TestPreemptionLosesProgress(t *testing.T) {
 	}
 }
 
+// TestDecideOnEvents: deciding on events, the scheduler is asked at every
+// arrival and completion as well as at every boundary while work waits;
+// the events of one instant make one cycle, with the completions done
+// before the arrivals; a preempted run's completion makes no cycle.
+func TestDecideOnEvents(t *testing.T) {
+	tests := []struct {
+		name     string
+		interval float64
+		jobs     []workloads.Job
+		sched    func(*planner.State) (*planner.Decision, error)
+		nows     []float64 // the cycles
+		want     []wantJob
+		// pending at the cycles, by job id
+		pending [][]int
+	}{
+		{
+			name:     "arrivals and completions of one instant are one cycle",
+			interval: 60,
+			// 0 and 1 arrive at 10 and fill the 4 nodes; 2 arrives at 25
+			// and waits; 3 arrives at 110, when 0 and 1 end: 2 and 3
+			// start at 110.
+			jobs: jobsOf(newJob(0, 10, 2, 100), newJob(1, 10, 2, 100), newJob(2, 25, 3, 50),
+				newJob(3, 110, 1, 50)),
+			sched:   greedy,
+			nows:    []float64{10, 25, 60, 110},
+			pending: [][]int{{0, 1}, {2}, {2}, {2, 3}},
+			want: []wantJob{{id: 0, start: 10, end: 110}, {id: 1, start: 10, end: 110},
+				{id: 2, start: 110, end: 160}, {id: 3, start: 110, end: 160}},
+		},
+		{
+			name:     "a preempted run's completion is no event",
+			interval: 600,
+			// 0 starts at 0; 1 arrives at 100 and preempts it; 0 waits
+			// through the boundary at 600 and restarts at 1100, when 1
+			// ends. The end its first run had, 1000, makes no cycle.
+			jobs:    jobsOf(newJob(0, 0, 4, 1000), newJob(1, 100, 4, 1000).slo(1500)),
+			sched:   preemptSLO,
+			nows:    []float64{0, 100, 600, 1100},
+			pending: [][]int{{0}, {1}, {0}, {0}},
+			want:    []wantJob{{id: 0, start: 1100, end: 2100}, {id: 1, start: 100, end: 1100, met: true}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{Cluster: cluster(4), Jobs: tc.jobs, Window: 110}
+			sched := &plannertest.Func{SchedName: "f", F: tc.sched}
+			sim, err := NewSim(in, SimConfig{Interval: tc.interval, Drain: 5000, Decisions: planner.OnEvents}, sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			states := stepAll(t, sim, nil)
+			var nows []float64
+			var pending [][]int
+			for _, st := range states {
+				nows = append(nows, st.Now)
+				var ids []int
+				for _, p := range st.Pending {
+					ids = append(ids, p.Job.ID)
+				}
+				pending = append(pending, ids)
+			}
+			if !slices.Equal(nows, tc.nows) {
+				t.Errorf("cycles at %v, want %v", nows, tc.nows)
+			}
+			if !slices.EqualFunc(pending, tc.pending, slices.Equal) {
+				t.Errorf("pending %v, want %v", pending, tc.pending)
+			}
+			for _, w := range tc.want {
+				checkJob(t, sim.Result(), w)
+			}
+		})
+	}
+}
+
+// greedy starts the pending jobs that fit, in order.
+func greedy(st *planner.State) (*planner.Decision, error) {
+	return &planner.Decision{Start: planner.PlaceGreedy(st, st.Pending)}, nil
+}
+
 func TestDrainLimit(t *testing.T) {
 	in := Input{Cluster: cluster(4), Window: 100,
 		Jobs: jobsOf(newJob(0, 0, 2, 1000).slo(150), newJob(1, 0, 2, 120), newJob(2, 100, 4, 10))}
@@ -380,16 +459,23 @@ func (r *randomScheduler) decide(st *planner.State) (*planner.Decision, error) {
 }
 
 // TestCapacityNeverExceeded steps random workloads through prio, prio with
-// preemption and a random scheduler, checking the books every cycle.
+// preemption and a random scheduler, periodically and on events (the
+// last two), checking the books every cycle.
 func TestCapacityNeverExceeded(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		in := randomInput(seed, 300, 4*3600)
-		for _, s := range []planner.Scheduler{
+		for i, s := range []planner.Scheduler{
 			prio.New(prio.Options{}),
 			prio.New(prio.Options{PreemptBE: true}),
 			newRandomScheduler(seed),
+			prio.New(prio.Options{PreemptBE: true}),
+			newRandomScheduler(seed),
 		} {
-			sim, err := NewSim(in, SimConfig{Interval: 60}, s)
+			decide := planner.OnCycle
+			if i >= 3 {
+				decide = planner.OnEvents
+			}
+			sim, err := NewSim(in, SimConfig{Interval: 60, Decisions: decide}, s)
 			if err != nil {
 				t.Fatal(err)
 			}

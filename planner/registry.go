@@ -80,7 +80,8 @@ const SolverNone = "none"
 
 // Policy is one row of the registry: a policy's name, a one-line summary,
 // its constructor, the settings it reads, whether it is part of the
-// default comparison and whether it schedules task-level jobs.
+// default comparison, whether it schedules task-level jobs and when it
+// decides.
 type Policy struct {
 	Name    string
 	Summary string
@@ -90,6 +91,10 @@ type Policy struct {
 	// Tasks: the policy starts task-level jobs by tasks
 	// (Decision.StartTasks); a policy without it runs gang jobs only.
 	Tasks bool
+	// Decisions is when a driver asks the policy for a decision unless told
+	// otherwise: OnCycle (the zero value; the planners) or OnEvents (the
+	// heuristics, which cost little a decision).
+	Decisions Timing
 }
 
 // Registry is the table of policies a driver can run, in report order

@@ -46,7 +46,9 @@ type State struct {
 	Free    []int
 	Pending []*Pending
 	Running []*Running
-	// Interval is the time to the next cycle (seconds).
+	// Interval is the driver's period (seconds): the next cycle comes at
+	// most this long after Now, sooner for a policy that decides on
+	// events (Timing).
 	Interval float64
 }
 

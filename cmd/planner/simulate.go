@@ -68,6 +68,7 @@ type simulateFlags struct {
 	fallback       string
 	solverFailRate float64
 	interval       time.Duration
+	decisions      string
 	horizon        time.Duration
 	parallel       int
 	format         string
@@ -118,6 +119,9 @@ type simulateConfig struct {
 	Horizon        string  `json:"horizon"`
 	Deterministic  bool    `json:"deterministic"`
 	// Set only when used, so that a plain run's JSON does not change.
+	// Decisions is --decisions when it overrides the policies' own timing (each
+	// run's params say how it decided).
+	Decisions         string                       `json:"decisions,omitempty"`
 	SamplesPerFeature int                          `json:"samples_per_feature,omitempty"`
 	Synthetic         *experiments.SyntheticParams `json:"synthetic,omitempty"`
 
@@ -170,6 +174,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.StringVar(&f.fallback, "fallback", "", "rule deciding a planning scheduler's cycle whose solve gives no answer: "+strings.Join(threesigma.Fallbacks(), ", ")+" (default "+threesigma.DefaultFallback.String()+"); SLO jobs that can still meet their deadline come first in each")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
 	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs")
+	fs.StringVar(&f.decisions, "decisions", decisionsPolicy, "when the schedulers decide: "+decisionsPolicy+" (each its own: the heuristics at every arrival and completion and every --interval, the 3sigma planners every --interval), cycle (every --interval only) or events (every arrival and completion too)")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
@@ -344,6 +349,9 @@ func (f *simulateFlags) effectiveConfig() simulateConfig {
 		SolverTimeout: f.timeout().String(), Fallback: f.fallback, SolverFailRate: f.solverFailRate,
 		Interval: f.interval.String(), Horizon: f.horizon.String(), Deterministic: f.deterministic,
 		SamplesPerFeature: f.samplesPerFeature, Synthetic: f.syntheticParams()}
+	if f.decisions != decisionsPolicy {
+		c.Decisions = f.decisions
+	}
 	if f.generated() {
 		c.Nodes, c.Hours, c.Load, c.Slack = f.clusterNodes(), f.hours, f.load, f.slack
 		c.Cluster = f.clusterSpec()
@@ -398,8 +406,19 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 		Params:   params,
 		Parallel: f.parallel,
 	}
+	if f.decisions != decisionsPolicy {
+		tm, err := planner.ParseTiming(f.decisions) // checked by validate
+		if err != nil {
+			return experiments.Input{}, experiments.RunConfig{}, usageError{fmt.Errorf("--decisions: %w", err)}
+		}
+		cfg.Decisions = &tm
+	}
 	return in, cfg, nil
 }
+
+// decisionsPolicy is the value of --decisions that lets each scheduler decide
+// as its registry row says (planner.Policy.Decisions).
+const decisionsPolicy = "policy"
 
 func (f *simulateFlags) validate(reg planner.Registry) error {
 	if err := reg.Check(f.schedulers); err != nil {
@@ -419,6 +438,8 @@ func (f *simulateFlags) validate(reg planner.Registry) error {
 		return fmt.Errorf("--format: want table, json or csv, got %q", f.format)
 	case f.interval < minInterval:
 		return fmt.Errorf("--interval: must be ≥ %s, got %s", minInterval, f.interval)
+	case f.decisions != decisionsPolicy && f.decisions != planner.OnCycle.String() && f.decisions != planner.OnEvents.String():
+		return fmt.Errorf("--decisions: want %s, %s or %s, got %q", decisionsPolicy, planner.OnCycle, planner.OnEvents, f.decisions)
 	case f.generated() && f.interval.Seconds() > f.hours*3600 && f.intervalGiven:
 		return intervalTooLong(f.interval, fmt.Sprintf("the simulated window (--hours %v: %s)", f.hours, seconds(f.hours*3600)))
 	case f.generated() && f.interval.Seconds() > f.hours*3600:

@@ -83,6 +83,37 @@ func TestSimulateBackfill(t *testing.T) {
 	}
 }
 
+// TestSimulateDecide: prio decides on events unless --decisions says
+// otherwise; each run's params say how it decided, and the config
+// carries --decisions only when it was given.
+func TestSimulateDecide(t *testing.T) {
+	for _, tc := range []struct {
+		decide, want string
+	}{{"", "events"}, {"policy", "events"}, {"cycle", "cycle"}, {"events", "events"}} {
+		args := simArgs("--schedulers", "prio", "--format", "json")
+		if tc.decide != "" {
+			args = append(args, "--decisions", tc.decide)
+		}
+		out, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Config map[string]any
+			Runs   []struct{ Params map[string]any }
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != 1 {
+			t.Fatalf("--decisions %q: %v in\n%s", tc.decide, err, out)
+		}
+		if got := rep.Runs[0].Params["decisions"]; got != tc.want {
+			t.Errorf("--decisions %q: the run decided %v, want %s", tc.decide, got, tc.want)
+		}
+		if got, ok := rep.Config["decisions"]; ok != (tc.decide == "cycle" || tc.decide == "events") || ok && got != tc.decide {
+			t.Errorf("--decisions %q: config decide %v (set %v)", tc.decide, got, ok)
+		}
+	}
+}
+
 func TestSimulateDeterministic(t *testing.T) {
 	a, _, err := runCLI(t, simArgs("--schedulers", "prio,prio-nopreempt", "--format", "json", "--parallel", "1")...)
 	if err != nil {
@@ -225,6 +256,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"huge solver timeout", simArgs("--solver-timeout", "1000h"), "--solver-timeout: must be in [0, 1h0m0s]", true},
 		{"unknown fallback", simArgs("--schedulers", "3sigma", "--fallback", "lifo"), `--fallback: want one of gs, slearn, prio, got "lifo"`, true},
 		{"fail rate above 1", simArgs("--schedulers", "3sigma", "--solver-fail-rate", "1.5"), "--solver-fail-rate: must be in [0, 1], got 1.5", true},
+		{"unknown decision timing", simArgs("--decisions", "often"), `--decisions: want policy, cycle or events, got "often"`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -352,6 +352,9 @@ type reservation struct {
 	shadow float64 // seconds; +Inf when the head fits at no estimated end
 	avail  []int   // nodes free at shadow, before the head takes its own
 	pref   bool    // the head fits at shadow on its preferred partitions
+	// place is the head's placement in avail (nil: not known since avail
+	// last changed); backfill asks for it once per candidate otherwise.
+	place []int
 }
 
 // reserve computes the head's reservation. When the head fits at no
@@ -374,7 +377,7 @@ func (c *backfillCycle) reserve(head *workloads.Job) reservation {
 			}
 		}
 		if alloc, ok := planner.PlaceJob(c.st.Cluster, avail, head); ok {
-			return reservation{head: head, shadow: t, avail: avail, pref: !head.SlowedOn(alloc)}
+			return reservation{head: head, shadow: t, avail: avail, pref: !head.SlowedOn(alloc), place: alloc}
 		}
 	}
 	return reservation{head: head, shadow: math.Inf(1)}
@@ -402,7 +405,10 @@ func (c *backfillCycle) backfill(job *workloads.Job, r *reservation) {
 	}
 	if !c.leavesRoom(r, alloc) {
 		// The nodes the head's placement at the shadow time leaves spare.
-		head, _ := planner.PlaceJob(c.st.Cluster, r.avail, r.head)
+		if r.place == nil {
+			r.place, _ = planner.PlaceJob(c.st.Cluster, r.avail, r.head)
+		}
+		head := r.place
 		lim := make([]int, len(c.free))
 		for p := range lim {
 			lim[p] = min(c.free[p], r.avail[p]-head[p])
@@ -418,6 +424,7 @@ func (c *backfillCycle) backfill(job *workloads.Job, r *reservation) {
 		for p, k := range alloc {
 			r.avail[p] -= k
 		}
+		r.place = nil
 	}
 	c.start(job, alloc)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/workloads"
 )
 
@@ -19,9 +20,10 @@ import (
 // with runtimes capped at the requested time (the site's limit), and the
 // start each gets under event-driven EASY with requested times as
 // estimates (Mu'alem & Feitelson 2001), computed once by a separate
-// implementation that decides at every arrival and completion. With a 1 s
-// cycle the simulator decides at every second that has an event, so the
-// schedules must be equal job for job.
+// implementation that decides at every arrival and completion. Backfill
+// decides on events (its registry row), and here at planner simulate's
+// default 60 s cycle, so the schedules must be equal job for job: every
+// start of the fixture is at an arrival or a completion.
 //
 // By hand, in the fixture:
 //   - job 0 (2 nodes) submitted at 0 s starts at once on the idle machine;
@@ -59,7 +61,7 @@ func TestEASYReferenceSchedule(t *testing.T) {
 			Nodes: int(num(r[3])), Runtime: num(r[4]), Requested: num(r[5]), Value: 1})
 		want[id] = num(r[6])
 	}
-	sim, err := experiments.NewSim(in, experiments.SimConfig{Interval: 1, Drain: 30 * 86400}, New(Options{}))
+	sim, err := experiments.NewSim(in, experiments.SimConfig{Interval: 60, Decisions: planner.OnEvents, Drain: 30 * 86400}, New(Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -264,18 +264,23 @@ func (g *GS) enter(j *job, q int) {
 // the free nodes. A job is sized in its first cycle, even one without a
 // free node (its estimate is the one at submission).
 func (g *GS) Schedule(_ context.Context, st *planner.State) (*planner.Decision, error) {
-	items := g.items[:0]
-	for _, p := range st.Pending {
-		q := 0
-		if g.mode != oneQueue { // one queue: nothing to know of a job
-			q = g.see(p.Job).queue
-		}
-		items = append(items, Item{P: p, Queue: q, Tasks: p.Waiting})
+	if g.mode == oneQueue {
+		return PlanFIFO(st, st.Pending), nil
 	}
-	g.items = items
 	if st.FreeNodes() == 0 {
+		// Nothing to start: only size the jobs seen for the first time
+		// (a driver deciding at every arrival and completion lands here
+		// at most arrivals).
+		for _, p := range st.Pending {
+			g.see(p.Job)
+		}
 		return &planner.Decision{}, nil
 	}
+	items := g.items[:0]
+	for _, p := range st.Pending {
+		items = append(items, Item{P: p, Queue: g.see(p.Job).queue, Tasks: p.Waiting})
+	}
+	g.items = items
 	if g.mode == byService {
 		slices.SortStableFunc(items, func(a, b Item) int { return cmp.Compare(g.jobs[a.P.Job.ID].seq, g.jobs[b.P.Job.ID].seq) })
 	}

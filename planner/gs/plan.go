@@ -100,6 +100,34 @@ func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []I
 	return d
 }
 
+// PlanFIFO is Plan with every job of pending in one queue, in that
+// order, and no spare items: each job takes every unit it can before the
+// next. It reads pending only until the free nodes are gone, so that a
+// decision at each completion costs the jobs it reaches, not the whole
+// queue (Plan reads every item).
+func PlanFIFO(st *planner.State, pending []*planner.Pending) *planner.Decision {
+	d := &planner.Decision{}
+	left := st.FreeNodes()
+	if left == 0 {
+		return d
+	}
+	free := slices.Clone(st.Free)
+	for _, p := range pending {
+		if left == 0 {
+			break
+		}
+		it := Item{P: p, Tasks: p.Waiting}
+		for k := 0; left > 0; k++ {
+			n, more := startUnit(st, d, free, it, k)
+			left -= n
+			if n == 0 || !more {
+				break
+			}
+		}
+	}
+	return d
+}
+
 // startUnit starts the unit k of item it on free (taking its nodes) into
 // d: its task Tasks[k], or, for a gang job (k = 0), the gang. It returns
 // the nodes taken (0 when the unit fits nowhere) and whether the item has

@@ -1,6 +1,8 @@
 package gs
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/plannerhq/planner/planner"
@@ -131,6 +133,54 @@ func TestConfig(t *testing.T) {
 		{Queues: 2, First: 1, Growth: 1, WeightRatio: 1}, {Queues: 2, First: 1, Growth: 2, WeightRatio: 0.5}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// TestPlanFIFOIsPlan: on seeded random clusters and queues (task-level
+// jobs of 1–3-node tasks and gangs, some preferring racks, partly
+// running), PlanFIFO decides what Plan decides with every job in one
+// queue.
+func TestPlanFIFOIsPlan(t *testing.T) {
+	cfg := DefaultConfig()
+	for seed := uint64(1); seed <= 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		racks := 1 + rng.IntN(4)
+		st := &planner.State{Cluster: workloads.Cluster{Slowdown: 1.5}}
+		for range racks {
+			n := 1 + rng.IntN(12)
+			st.Cluster.PartitionNodes = append(st.Cluster.PartitionNodes, n)
+			st.Free = append(st.Free, rng.IntN(n+1))
+		}
+		var items []Item
+		for id := range rng.IntN(12) {
+			b := plannertest.NewJob(id)
+			if rng.IntN(3) == 0 {
+				b.Preferred(rng.IntN(racks))
+			}
+			p := &planner.Pending{}
+			if rng.IntN(2) == 0 {
+				d := make([]float64, 1+rng.IntN(6))
+				for k := range d {
+					d[k] = 10
+					if rng.IntN(3) > 0 {
+						p.Waiting = append(p.Waiting, k)
+					}
+				}
+				if len(p.Waiting) == 0 {
+					p.Waiting = []int{0}
+				}
+				b.Tasks(1+rng.IntN(3), d...)
+			} else {
+				b.Nodes(1 + rng.IntN(10))
+			}
+			p.Job = b.Job()
+			st.Pending = append(st.Pending, p)
+			items = append(items, item(p, 0))
+		}
+		got, want := PlanFIFO(st, st.Pending), Plan(st, cfg, items, []float64{float64(seed)}, nil)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: PlanFIFO %+v, Plan %+v", seed, got, want)
 		}
 	}
 }

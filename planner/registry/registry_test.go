@@ -44,6 +44,17 @@ func TestTable(t *testing.T) {
 			t.Errorf("%s does not read the solver settings", v)
 		}
 	}
+	// The planners (3sigma-hybrid too) decide at their cycle, as 3Sigma's does; the
+	// heuristics (prio, backfill, GS and SLearn) at every event too.
+	for _, p := range reg {
+		want := planner.OnEvents
+		if slices.Contains(threesigma.Variants(), p.Name) || p.Name == threesigma.Name3SigmaHybrid {
+			want = planner.OnCycle
+		}
+		if p.Decisions != want {
+			t.Errorf("%s decides %s, want %s", p.Name, p.Decisions, want)
+		}
+	}
 	if err := reg.Check([]string{"3sigma", "nope"}); !errors.Is(err, planner.ErrUnknownScheduler) {
 		t.Errorf("unknown name: %v", err)
 	}
