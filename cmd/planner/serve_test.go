@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,7 +184,19 @@ func TestServeCrashSafety(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(2500 * time.Millisecond)
+	// Kill once enough has been acknowledged (at least 2.5 s of traffic and
+	// 50 jobs, one of them started), whatever the machine's load: at most
+	// 60 s.
+	begin := time.Now()
+	for time.Since(begin) < 60*time.Second {
+		mu.Lock()
+		enough := len(acked) >= 50 && slices.ContainsFunc(slices.Collect(maps.Values(acked)), func(evs []string) bool { return slices.Contains(evs, "started") })
+		mu.Unlock()
+		if enough && time.Since(begin) >= 2500*time.Millisecond {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if err := c.cmd.Process.Kill(); err != nil { // SIGKILL, requests in flight
 		t.Fatal(err)
 	}
