@@ -87,6 +87,15 @@ func TestSimulateDAG(t *testing.T) {
 	if m.DAGs != 1 || m.DAGJCTMean != 55 || m.DAGJCTP50 != 55 {
 		t.Errorf("task metrics %+v", m)
 	}
+	// The table's DAG columns.
+	var tab strings.Builder
+	rep := &Report{Runs: []RunResult{{Scheduler: "greedy", Metrics: Metrics{Task: m}}}}
+	if err := rep.WriteTable(&tab); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.String(), "DAG JCT mean s") || !strings.Contains(tab.String(), "55") {
+		t.Errorf("table:\n%s", tab.String())
+	}
 }
 
 // TestDAGJCTsIncomplete: a DAG with a stage not completed has no JCT; a
