@@ -278,12 +278,18 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		}
 	}
 	slices.SortFunc(s.jobs, bySubmitID)
-	roots, err := workloads.DAGRoots(in.Jobs)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+	var roots map[int]int // nil without DAGs: every job its own root
+	if slices.ContainsFunc(in.Jobs, func(j workloads.Job) bool { return j.After != nil }) {
+		var err error
+		if roots, err = workloads.DAGRoots(in.Jobs); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		}
 	}
 	for _, sj := range s.jobs {
-		sj.rec.DAG = roots[sj.job.ID]
+		sj.rec.DAG = sj.job.ID
+		if roots != nil {
+			sj.rec.DAG = roots[sj.job.ID]
+		}
 		p, ok := sj.job.Predecessor()
 		if !ok {
 			s.arrivals = append(s.arrivals, sj)
