@@ -20,7 +20,9 @@ type Input struct {
 	// Name names the workload in reports ("google", a file name, …).
 	Name    string
 	Cluster workloads.Cluster
-	// Jobs are the submitted jobs, in any order; ids must be unique.
+	// Jobs are the submitted jobs, in any order; ids must be unique. A
+	// later stage of a DAG job (Job.After) arrives when its predecessor
+	// completes, its submit time then that completion's (Sim.release).
 	Jobs []workloads.Job
 	// History are jobs completed before the run, given to Scheduler.Train.
 	History []workloads.Job
@@ -108,6 +110,12 @@ type JobRecord struct {
 	// (seconds); TaskWork the node-seconds of its completed tasks within
 	// the simulated span (SimResult.End), as BusyNodeSeconds counts them.
 	TaskWaitSum, TaskWork float64
+
+	// DAG is the id of the first stage of the job's DAG (Job.After), the
+	// job's own id when it waits for none; Stage tells a later stage,
+	// whose Submit is its release, its predecessor's End.
+	DAG   int
+	Stage bool
 }
 
 // CycleRecord is what the simulator keeps of one cycle. The cluster's
@@ -183,6 +191,8 @@ type simJob struct {
 	// waiting are a task-level job's waiting tasks, ascending (its
 	// Pending.Waiting); its running tasks are running.Tasks.
 	waiting []int
+	// next are the DAG stages that wait for this job, by id.
+	next []*simJob
 }
 
 // Sim is one simulation in progress: one scheduler on one input. Step runs
@@ -192,9 +202,10 @@ type Sim struct {
 	cfg   SimConfig
 	sched planner.Scheduler
 
-	jobs []*simJob // by submit time, then id (arrival order)
-	byID map[int]*simJob
-	next int // next arrival in jobs
+	jobs     []*simJob // by submit time, then id
+	byID     map[int]*simJob
+	arrivals []*simJob // the jobs that wait for no other, in arrival order
+	next     int       // next arrival in arrivals
 	// pending and running are the lists a cycle's State copies whole:
 	// pending by submit time then id, running by id.
 	pending  []*planner.Pending
@@ -278,6 +289,33 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		}
 		return cmp.Compare(a.job.ID, b.job.ID)
 	})
+	var roots map[int]int // nil without DAGs: every job its own root
+	if slices.ContainsFunc(in.Jobs, func(j workloads.Job) bool { return j.After != nil }) {
+		var err error
+		if roots, err = workloads.DAGRoots(in.Jobs); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		}
+	}
+	for _, sj := range s.jobs {
+		sj.rec.DAG = sj.job.ID
+		if roots != nil {
+			sj.rec.DAG = roots[sj.job.ID]
+		}
+		p, ok := sj.job.Predecessor()
+		if !ok {
+			s.arrivals = append(s.arrivals, sj)
+			continue
+		}
+		pj := s.byID[p]
+		if sj.job.Submit < pj.job.Submit {
+			return nil, fmt.Errorf("%w: job %d: submit %g s is before its predecessor %d's %g s", ErrInvalidInput, sj.job.ID, sj.job.Submit, p, pj.job.Submit)
+		}
+		sj.rec.Stage = true
+		pj.next = append(pj.next, sj)
+	}
+	for _, sj := range s.jobs {
+		slices.SortFunc(sj.next, func(a, b *simJob) int { return cmp.Compare(a.job.ID, b.job.ID) })
+	}
 	if !(in.Window >= 0) || math.IsInf(in.Window, 0) {
 		return nil, fmt.Errorf("%w: window must be ≥ 0, got %g s", ErrInvalidInput, in.Window)
 	}
@@ -332,8 +370,8 @@ func (s *Sim) boundary() float64 { return float64(s.k) * s.cfg.Interval }
 // are dropped on the way: they change nothing.
 func (s *Sim) nextEvent() float64 {
 	t := math.Inf(1)
-	if s.next < len(s.jobs) {
-		t = s.jobs[s.next].job.Submit
+	if s.next < len(s.arrivals) {
+		t = s.arrivals[s.next].job.Submit
 	}
 	for s.events.Len() > 0 {
 		ev := s.events[0]
@@ -392,7 +430,7 @@ func (s *Sim) step(ctx context.Context, keep bool) (*planner.State, *planner.Dec
 		s.complete(t)
 		s.arrive(t)
 		s.progress(t)
-		if len(s.pending) == 0 && len(s.running) == 0 && s.next == len(s.jobs) {
+		if len(s.pending) == 0 && len(s.running) == 0 && s.next == len(s.arrivals) {
 			s.finish()
 			return nil, nil, nil
 		}
@@ -448,6 +486,7 @@ func (s *Sim) complete(t float64) {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
 		s.removeRunning(sj)
+		s.release(sj, sj.end)
 		if !s.cfg.DropRuns {
 			s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
 		}
@@ -462,9 +501,22 @@ func (s *Sim) complete(t float64) {
 
 // arrive admits the jobs submitted by t.
 func (s *Sim) arrive(t float64) {
-	for s.next < len(s.jobs) && s.jobs[s.next].job.Submit <= t {
-		s.enqueue(s.jobs[s.next])
+	for s.next < len(s.arrivals) && s.arrivals[s.next].job.Submit <= t {
+		s.enqueue(s.arrivals[s.next])
 		s.next++
+	}
+}
+
+// release makes the DAG stages that wait for sj pending as sj completes
+// at end: each is submitted then (its Job.Submit and record's). Stages
+// released past the time limit never run, as jobs still pending then.
+func (s *Sim) release(sj *simJob, end float64) {
+	if end > s.limit {
+		return
+	}
+	for _, nj := range sj.next {
+		nj.job.Submit, nj.rec.Submit = end, end
+		s.enqueue(nj)
 	}
 }
 
@@ -731,6 +783,7 @@ func (s *Sim) completeTask(sj *simJob, ev completion) {
 		if sj.job.Class == workloads.SLO {
 			rec.MetDeadline = ev.end <= sj.job.Deadline
 		}
+		s.release(sj, ev.end)
 	}
 	c := planner.Completion{Job: &sj.job, Task: rt.Task, JobDone: done, Start: rt.Start, End: ev.end,
 		Runtime: ev.end - rt.Start, Slowed: slowed, Slowdown: 1, Speed: s.in.Cluster.Speed(rt.Partition)}
@@ -824,7 +877,7 @@ func (s *Sim) finish() {
 	}
 	s.complete(s.limit)
 	end := s.limit
-	if len(s.running) == 0 && len(s.pending) == 0 && s.next == len(s.jobs) {
+	if len(s.running) == 0 && len(s.pending) == 0 && s.next == len(s.arrivals) {
 		end = max(s.window, s.lastEnd)
 	}
 	for _, r := range s.running {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -90,6 +91,11 @@ func (r *Report) writeTaskTable(w io.Writer) error {
 	if len(speed) > 0 {
 		head += fmt.Sprintf("%s speedup mean\t%s speedup p50\t", r.SpeedupReference, r.SpeedupReference)
 	}
+	// DAG columns only when a run has DAG jobs.
+	dags := slices.ContainsFunc(r.Runs, func(run RunResult) bool { return run.Metrics.Task != nil && run.Metrics.Task.DAGs > 0 })
+	if dags {
+		head += "DAG JCT mean s\tDAG JCT p50 s\t"
+	}
 	fmt.Fprintln(tw, head)
 	for _, run := range r.Runs {
 		t := run.Metrics.Task
@@ -104,6 +110,9 @@ func (r *Report) writeTaskTable(w io.Writer) error {
 				s = Speedup{Mean: 1, P50: 1}
 			}
 			row = append(row, fmtF(s.Mean, 2), fmtF(s.P50, 2))
+		}
+		if dags {
+			row = append(row, fmtF(t.DAGJCTMean, 0), fmtF(t.DAGJCTP50, 0))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}

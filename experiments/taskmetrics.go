@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"math"
+	"slices"
 
 	"github.com/plannerhq/planner/planner"
 )
@@ -26,11 +27,17 @@ const WideTasks = 3
 //   - RightQueue is the share of those wide jobs whose estimate put them in
 //     the queue their true size belongs to (Table 7); fraction.
 //   - Estimated counts those wide jobs.
+//   - DAGs counts the DAG jobs (a first stage and the stages after it,
+//     Job.After) whose every stage completed, and DAGJCTMean and
+//     DAGJCTP50 are the mean and P50 of their JCT, the last stage's end −
+//     the first stage's submit (SLearn §6); seconds, NaN without DAGs.
 type TaskMetrics struct {
-	NWTMean, NWTP50 float64
-	PredErrP50      float64
-	RightQueue      float64
-	Estimated       int
+	NWTMean, NWTP50       float64
+	PredErrP50            float64
+	RightQueue            float64
+	Estimated             int
+	DAGs                  int
+	DAGJCTMean, DAGJCTP50 float64
 }
 
 // taskRefs names the fields of t, in report order, after Metrics' own.
@@ -41,6 +48,9 @@ func (t *TaskMetrics) refs() []metricRef {
 		{name: "pred_err_p50_pct", f: &t.PredErrP50},
 		{name: "right_queue_share", f: &t.RightQueue},
 		{name: "estimated_wide_jobs", i: &t.Estimated},
+		{name: "dag_jobs", i: &t.DAGs},
+		{name: "dag_jct_mean_s", f: &t.DAGJCTMean},
+		{name: "dag_jct_p50_s", f: &t.DAGJCTP50},
 	}
 }
 
@@ -76,5 +86,44 @@ func ComputeTaskMetrics(jobs []JobRecord, estimates []planner.EstimateRecord) *T
 	if len(errs) > 0 {
 		t.RightQueue = float64(right) / float64(len(errs))
 	}
+	jct := DAGJCTs(jobs)
+	t.DAGs, t.DAGJCTMean, t.DAGJCTP50 = len(jct), mean(jct), quantile(0.5, jct)
 	return t
+}
+
+// DAGJCTs are the JCTs (seconds) of the DAG jobs among jobs whose every
+// stage completed, in the order of their first stages' ids: the last
+// stage's end − the first stage's submit. A DAG is the jobs of one
+// JobRecord.DAG, more than one.
+func DAGJCTs(jobs []JobRecord) []float64 {
+	type dag struct {
+		submit, end float64
+		stages      int
+		done        bool
+	}
+	byRoot := map[int]*dag{}
+	var roots []int
+	for i := range jobs {
+		j := &jobs[i]
+		d := byRoot[j.DAG]
+		if d == nil {
+			d = &dag{done: true}
+			byRoot[j.DAG] = d
+			roots = append(roots, j.DAG)
+		}
+		d.stages++
+		d.done = d.done && j.Completed
+		d.end = max(d.end, j.End)
+		if j.JobID == j.DAG {
+			d.submit = j.Submit
+		}
+	}
+	slices.Sort(roots)
+	var jct []float64
+	for _, r := range roots {
+		if d := byRoot[r]; d.stages > 1 && d.done {
+			jct = append(jct, d.end-d.submit)
+		}
+	}
+	return jct
 }

@@ -122,7 +122,7 @@ func TestTaskReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&cs).ReadAll()
-	if err != nil || !strings.HasSuffix(strings.Join(rows[0], ","), "nwt_mean,nwt_p50,pred_err_p50_pct,right_queue_share,estimated_wide_jobs") ||
+	if err != nil || !strings.HasSuffix(strings.Join(rows[0], ","), "nwt_mean,nwt_p50,pred_err_p50_pct,right_queue_share,estimated_wide_jobs,dag_jobs,dag_jct_mean_s,dag_jct_p50_s") ||
 		len(rows[1]) != len(rows[0]) {
 		t.Errorf("csv header %v (%v)", rows[0], err)
 	}

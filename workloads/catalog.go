@@ -52,6 +52,8 @@ type envModel struct {
 	// typical gang size becomes its typical number of tasks, and a job's
 	// runtime its mean task duration.
 	tasks *taskModel
+	// dags, when set, chains the generated jobs into DAG jobs (FormDAGs).
+	dags bool
 	// trend, when > 0, makes runtimes drift over time: each name's
 	// ln(median runtime) moves linearly with submit time at a rate drawn
 	// N(0, trend²) per hour (jobName.trend), through history and window

@@ -90,6 +90,14 @@ func TestReadMalformed(t *testing.T) {
 		{"task job's runtime", 4, job(`,"nodes":2,"task_nodes":1,"task_durations_s":[60,70]`), "line 4: job 1: runtime_s of a task-level job must be its mean task duration 65 (within 0.001 s), got 60"},
 		{"zero task", 4, job(`,"nodes":2,"task_nodes":1,"task_durations_s":[120,0]`), "line 4: job 1: task_durations_s[1] of a task-level job must be ≥ 0.001, got 0"},
 		{"negative task nodes", 4, job(`,"nodes":1,"task_nodes":-1`), "line 4: job 1: task_nodes must be ≥ 0, got -1"},
+		// DAG stages: the predecessor must be on an earlier line of the
+		// same section.
+		{"stage after itself", 4, job(`,"nodes":1,"after":1`), "workload line 4: job 1: after names the job itself"},
+		{"stage after a later job", 4, job(`,"nodes":1,"after":2`), "workload line 4: job 1: after names job 2, which does not come earlier"},
+		{"stage after no job", 4, job(`,"nodes":1,"after":99`), "workload line 4: job 1: after names job 99, which does not come earlier"},
+		{"stage after a history job", 4, job(`,"nodes":1,"after":10`), "workload line 4: job 1: after names job 10 of the other section"},
+		{"negative predecessor", 4, job(`,"nodes":1,"after":-1`), "workload line 4: job 1: after names job -1, which does not come earlier"},
+		{"after not a number", 4, job(`,"nodes":1,"after":"0"`), `workload line 4: bad JSON: "after" holds a JSON string, want a whole number`},
 		{"not JSON", 3, "nodes=1", "workload line 3: bad JSON"},
 		{"trailing data", 3, valid[2] + " {}", "workload line 3: bad JSON: trailing data"},
 		{"blank line", 3, " ", "workload line 3: blank line"},

@@ -89,7 +89,7 @@ type GoogleParams = Params
 // DefaultParams and Header.Generator spell them.
 func Generators() []string {
 	return []string{GeneratorGoogle, GeneratorHedgeFund, GeneratorMustang,
-		GeneratorTwoSigma, GeneratorGoogle2011Tasks, GeneratorGoogle2019Tasks, GeneratorDrift}
+		GeneratorTwoSigma, GeneratorGoogle2011Tasks, GeneratorGoogle2019Tasks, GeneratorDrift, GeneratorTwoSigmaDAG}
 }
 
 // models are the environment models by generator name.
@@ -101,6 +101,7 @@ var models = map[string]*envModel{
 	GeneratorGoogle2011Tasks: &google2011TasksModel,
 	GeneratorGoogle2019Tasks: &google2019TasksModel,
 	GeneratorDrift:           &driftModel,
+	GeneratorTwoSigmaDAG:     &twoSigmaDAGModel,
 }
 
 // TaskGenerator reports whether the named generator makes task-level
@@ -356,6 +357,13 @@ func Generate(generator string, p Params) (*Workload, error) {
 		},
 		History: history,
 		Jobs:    jobs,
+	}
+	if m.dags {
+		// Its own stream, so that the jobs are those of the environment
+		// without DAGs.
+		rng := rand.New(rand.NewPCG(p.Seed, 4))
+		FormDAGs(rng, w.Jobs, 0)
+		FormDAGs(rng, w.History, len(w.Jobs))
 	}
 	for i := range w.Jobs {
 		g.finish(&w.Jobs[i], i)

@@ -109,6 +109,22 @@ type Job struct {
 	// per-kind statistics. It is derived from the runtime model, so it is
 	// not a predictor feature; empty when unknown.
 	Kind string `json:"kind,omitempty"`
+	// After, when set, names the job's predecessor stage: the job is a
+	// later stage of a DAG job (SLearn §6), released — made pending, its
+	// submit time its predecessor's end — when the predecessor completes.
+	// Its Submit in a workload is a placeholder no earlier than the
+	// predecessor's (the generators use the DAG's arrival). Nil for a job
+	// that waits for none (a DAG's first stage, or a job outside any DAG).
+	After *int `json:"after,omitempty"`
+}
+
+// Predecessor is the id of the stage j waits for (After), ok false when
+// it waits for none.
+func (j *Job) Predecessor() (id int, ok bool) {
+	if j.After == nil {
+		return 0, false
+	}
+	return *j.After, true
 }
 
 // TaskLevel reports whether j is a task-level job (TaskNodes > 0).

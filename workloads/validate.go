@@ -109,7 +109,9 @@ func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 //     runtime_s their mean;
 //   - history jobs: −MaxSeconds ≤ submit < 0; window jobs: 0 ≤ submit <
 //     window_s;
-//   - each section sorted by submit (non-decreasing).
+//   - each section sorted by submit (non-decreasing);
+//   - a stage's predecessor (after) is a job on an earlier line of the
+//     same section, so DAGs have no cycles.
 //
 // The header's job counts are not checked here (Write sets them).
 func (w *Workload) Validate() error {
@@ -153,9 +155,10 @@ func validateHeader(h *Header) error {
 type validator struct {
 	nodes, parts int
 	// widest is the nodes of the largest partition: a task must fit in one.
-	widest      int
-	window      float64
-	ids         map[int]struct{}
+	widest int
+	window float64
+	// ids are the ids seen so far, true for history jobs.
+	ids         map[int]bool
 	lastHistory float64
 	lastWindow  float64
 }
@@ -166,7 +169,7 @@ func newValidator(h *Header) *validator {
 		parts:       len(h.Cluster.PartitionNodes),
 		widest:      slices.Max(append([]int{0}, h.Cluster.PartitionNodes...)),
 		window:      h.WindowS,
-		ids:         make(map[int]struct{}),
+		ids:         make(map[int]bool),
 		lastHistory: math.Inf(-1),
 		lastWindow:  math.Inf(-1),
 	}
@@ -204,7 +207,18 @@ func (v *validator) check(j *Job, history bool) error {
 		}
 		v.lastWindow = j.Submit
 	}
-	v.ids[j.ID] = struct{}{}
+	if p, ok := j.Predecessor(); ok {
+		hist, seen := v.ids[p]
+		switch {
+		case p == j.ID:
+			return invalidf("job %d: after names the job itself (a stage cannot wait for itself)", j.ID)
+		case !seen:
+			return invalidf("job %d: after names job %d, which does not come earlier (a stage's predecessor must exist on an earlier line)", j.ID, p)
+		case hist != history:
+			return invalidf("job %d: after names job %d of the other section (a stage and its predecessor are both history or both window jobs)", j.ID, p)
+		}
+	}
+	v.ids[j.ID] = history
 	return nil
 }
 

@@ -75,7 +75,7 @@ func TestWorkloadAsArgument(t *testing.T) {
 // generator nor a file is a usage error that says so and lists the
 // generators, in every command that reads a workload.
 func TestUnknownWorkload(t *testing.T) {
-	const problem = "neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N) nor an existing file"
+	const problem = "neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N) nor an existing file"
 	tests := []struct {
 		name string
 		args []string
@@ -89,7 +89,7 @@ func TestUnknownWorkload(t *testing.T) {
 		{"predict eval", []string{"predict", "eval", "--workload", "googel"}, "--workload googel: " + problem},
 		{"predict eval, argument", []string{"predict", "eval", "googel"}, "googel: " + problem},
 		{"a missing file", []string{"workload", "stats", "no/such.jsonl"}, "no/such.jsonl: " + problem},
-		{"workload generate", []string{"workload", "generate", "--workload", "googel"}, `--workload: want a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N), got "googel"`},
+		{"workload generate", []string{"workload", "generate", "--workload", "googel"}, `--workload: want a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N), got "googel"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -207,8 +207,8 @@ func TestBoolValueApart(t *testing.T) {
 		{"a shorthand", []string{"bench", "solver", "-q", "false"}, "--quiet: write --quiet=false (a true/false flag takes its value after '=')"},
 		{"workload import", []string{"workload", "import", "--format", "swf", "--skip-bad", "true", "x.swf"}, "--skip-bad: write --skip-bad=true (a true/false flag takes its value after '=')"},
 		{"with =", []string{"bench", "solver", "--deterministic=true", "--work", "10", "--jobs", "10", "--seeds", "1", "--solvers", "greedy", "-q=true"}, ""},
-		{"the value of a string flag", []string{"simulate", "--workload", "false"}, "--workload false: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N) nor an existing file"},
-		{"an argument after --", []string{"workload", "stats", "--", "false"}, "false: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N) nor an existing file"},
+		{"the value of a string flag", []string{"simulate", "--workload", "false"}, "--workload false: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N) nor an existing file"},
+		{"an argument after --", []string{"workload", "stats", "--", "false"}, "false: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N) nor an existing file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -395,7 +395,7 @@ func TestConfigErrorsNameTheFile(t *testing.T) {
 		{"simulate, out", []string{"simulate", "--quiet", "--nodes", "16", "--hours", "0.1", "--schedulers", "prio", "--config", outIsFile}, "--config " + outIsFile + ": out: mkdir " + aFile + ": not a directory", false},
 		{"sweep, range", []string{"sweep", "--quiet", "--config", zeroHours, "--vary", "load=1,2"}, "--config " + zeroHours + ": hours: must be > 0, got 0", true},
 		{"sweep, interval", []string{"sweep", "--quiet", "--nodes", "16", "--config", longInterval, "--vary", "load=1,2"}, "--config " + longInterval + ": interval: 2h0m0s is longer than the simulated window (--hours 1: 1h0m0s)", true},
-		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N)", false},
+		{"simulate, a path", []string{"simulate", "--quiet", "--config", dirWorkload}, "--config " + dirWorkload + ": workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N)", false},
 		{"sweep, a study's flag set", []string{"sweep", "--quiet", "--config", oneLoad, "--study", "load"}, "--study load varies --load, which is also set by --config " + oneLoad, true},
 		{"sweep, varied and set", []string{"sweep", "--quiet", "--config", oneHour, "--vary", "hours=0.5,1"}, "--vary: --hours is both varied and set by --config " + oneHour, true},
 	}

@@ -39,7 +39,7 @@ func runWorkloadGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	var wf workloadFlags
 	var out string
 	wf.register(fs, "generator seed")
-	fs.Lookup("workload").Usage = "the generator: google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), drift (task-level jobs whose runtimes drift), or scalability-N (N jobs an hour on the GOOGLE cluster, 3Sigma §6.5)"
+	fs.Lookup("workload").Usage = "the generator: google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), drift (task-level jobs whose runtimes drift), 2sigma-dag (2sigma jobs chained into DAGs of 2–5 stages, SLearn §6), or scalability-N (N jobs an hour on the GOOGLE cluster, 3Sigma §6.5)"
 	fs.StringVarP(&out, "out", "o", "", "write the workload file here (default or -: standard output)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner workload generate [flags]\n\nWrites a generated workload (JSON Lines: a header line, then history and\nwindow jobs) that `planner simulate --workload FILE` reads.\n\nFlags:")

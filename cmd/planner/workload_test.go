@@ -125,9 +125,9 @@ func TestWorkloadBadInput(t *testing.T) {
 		want string
 	}{
 		{"malformed line", []string{"workload", "stats", bad}, "line 4"},
-		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "nope: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N) nor an existing file"},
+		{"missing file", []string{"predict", "eval", "--workload", filepath.Join(dir, "nope")}, "nope: neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N) nor an existing file"},
 		{"negative load", []string{"workload", "generate", "--load", "-1"}, "--load"},
-		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N)"},
+		{"unknown generator", []string{"workload", "generate", "--workload", "borg"}, "want a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N)"},
 		{"unknown subcommand", []string{"workload", "frob"}, "frob"},
 		{"predict without eval", []string{"predict"}, "eval"},
 	}
@@ -214,12 +214,12 @@ func TestErrorsNameAPathOnce(t *testing.T) {
 		{"sweep results over a directory", []string{"sweep", "--nodes", "16", "--hours", "0.34", "--schedulers", "prio", "--quiet", "--vary", "load=1,2", "--out", sweepRes}, filepath.Join(sweepRes, "results.json"),
 			"--out: " + filepath.Join(sweepRes, "results.json") + ": is a directory"},
 		{"a directory as the workload", []string{"predict", "eval", "--workload", dir}, dir,
-			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N)"},
+			"--workload " + dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N)"},
 		// A file given as the command's argument is named by its path.
 		{"a directory as the argument", []string{"workload", "stats", dir}, dir,
-			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N)"},
+			dir + ": is a directory, want a workload file or a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N)"},
 		{"a missing file as the argument", []string{"workload", "stats", filepath.Join(dir, "none.jsonl")}, filepath.Join(dir, "none.jsonl"),
-			filepath.Join(dir, "none.jsonl") + ": neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, scalability-N) nor an existing file"},
+			filepath.Join(dir, "none.jsonl") + ": neither a generator (google, hedgefund, mustang, 2sigma, google2011-tasks, google2019-tasks, drift, 2sigma-dag, scalability-N) nor an existing file"},
 		{"a bad file as the argument", []string{"workload", "stats", emptyFile}, emptyFile,
 			emptyFile + ": workload line 1: empty input, want a header line"},
 	}

@@ -43,7 +43,7 @@ type workloadFlags struct {
 }
 
 func (w *workloadFlags) register(fs *pflag.FlagSet, seedUsage string) {
-	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), drift (task-level jobs whose runtimes drift), or scalability-N (N jobs an hour, Google-like, on the 12,583-node GOOGLE cluster at load 0.95 unless --nodes, --racks, --cluster or --load say otherwise) — or a workload FILE")
+	fs.StringVar(&w.workload, "workload", "google", "a generator — google, hedgefund or mustang (the Google-, HedgeFund- and Mustang-like environments), 2sigma, google2011-tasks or google2019-tasks (task-level jobs, SLearn §4.3), drift (task-level jobs whose runtimes drift), 2sigma-dag (2sigma jobs chained into DAGs of 2–5 stages, SLearn §6), or scalability-N (N jobs an hour, Google-like, on the 12,583-node GOOGLE cluster at load 0.95 unless --nodes, --racks, --cluster or --load say otherwise) — or a workload FILE")
 	decimalVar(fs, &w.nodes, "nodes", 256, "cluster nodes, in --racks equal racks (generators only; the task-level ones default to 150 in 1 rack)")
 	decimalVar(fs, &w.racks, "racks", workloads.DefaultRacks, "racks of the --nodes; --nodes must be a multiple (generators only)")
 	fs.StringVar(&w.cluster, "cluster", "", "a cluster FILE (JSON or YAML: partitions, node speeds, slowdown) instead of --nodes and --racks (generators only)")

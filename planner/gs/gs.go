@@ -25,6 +25,10 @@ const (
 	// Name3SigmaTL: Name3Sigma with thin-job handling: jobs of fewer than
 	// DefaultThinLimit tasks go to the highest queue, as in SLearn.
 	Name3SigmaTL = "3sigmatl"
+	// Name3SigmaDAG: 3SigmaDAG of SLearn §6, Name3Sigma's estimate of
+	// every stage of a DAG job as it is released (the history-only
+	// counterpart of slearn-dag).
+	Name3SigmaDAG = "3sigma-dag"
 	// NamePointEst: the median of 3σPredict's distribution.
 	NamePointEst = "point-est"
 	// NameLAS: least attained service: a job's queue is that of the task
@@ -173,7 +177,7 @@ func NewVariant(name string) (*GS, error) {
 	switch name {
 	case Name:
 		err = history(MeanPoint, 0)
-	case Name3Sigma:
+	case Name3Sigma, Name3SigmaDAG:
 		err = history(InversePoint, 0)
 	case Name3SigmaTL:
 		err = history(InversePoint, DefaultThinLimit)

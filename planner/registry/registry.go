@@ -87,6 +87,16 @@ func Default() planner.Registry {
 			Tasks:     true,
 			Decisions: planner.OnEvents,
 		},
+		{
+			Name:    slearn.NameDAG,
+			Summary: "SLearn for DAG jobs: the first stage sampled, later stages by 3σPredict's estimate × the first stage's sampled/predicted ratio (SLearn §6)",
+			New: func(o planner.Options) (planner.Scheduler, error) {
+				return slearn.NewDAG(gs.DefaultConfig(), gs.DefaultThinLimit, o.Seed, nil)
+			},
+			Tasks:     true,
+			Decisions: planner.OnEvents,
+		},
+		generic(gs.Name3SigmaDAG, "GS by 3σPredict's estimate of every DAG stage as it is released (SLearn §6's 3Sigma-DAG)"),
 		generic(gs.Name, "GS: priority queues by 3σPredict's point estimate of the job's size (SLearn §5.1.1)"),
 		generic(gs.Name3Sigma, "GS by 3σPredict's distribution under utility 1/t² (SLearn's 3Sigma baseline)"),
 		generic(gs.Name3SigmaTL, "3sigma-gs with thin jobs (< 3 tasks) in the highest queue"),

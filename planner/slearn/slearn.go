@@ -50,6 +50,9 @@ type SLearn struct {
 	// hybrid, when set, is the prior of every job and refines a wide
 	// job's prior with its pilots (NewHybrid).
 	hybrid *estimate.Hybrid
+	// dag, when set, sizes the later stages of DAG jobs by history
+	// scaled by their first stage's pilots (NewDAG).
+	dag *dagScaler
 	// seq numbers entries into queues: a job enters the sampling queue
 	// (or Q0) on arrival and the queue of its estimate when it is known,
 	// at the tail.
@@ -67,10 +70,13 @@ type job struct {
 	// the job's queue. prior is the hybrid's prior estimate.
 	pilots estimate.Sample
 	prior  estimate.Estimate
-	known  bool
-	mean   float64
-	queue  int
-	seq    uint64 // when it entered its queue
+	// hist is SLearn-DAG's history prediction of a DAG's first stage
+	// (seconds; 0 otherwise).
+	hist  float64
+	known bool
+	mean  float64
+	queue int
+	seq   uint64 // when it entered its queue
 	// nominal and tasks: the job's completed tasks, for its normalised JCT.
 	nominal float64
 	tasks   int
@@ -123,10 +129,13 @@ func NewDefault(seed uint64) (*SLearn, error) {
 func (s *SLearn) Name() string { return s.name }
 
 // Train does nothing for SLearn, which learns from the job itself; the
-// hybrid's prior learns the history.
+// hybrid's prior and SLearn-DAG's history predictor learn the history.
 func (s *SLearn) Train(history []workloads.Job) {
 	if s.hybrid != nil {
 		s.hybrid.Train(history)
+	}
+	if s.dag != nil {
+		s.dag.hist.Train(history)
 	}
 }
 
@@ -196,7 +205,23 @@ func (s *SLearn) see(jb *workloads.Job) *job {
 	if s.hybrid != nil {
 		j.prior = s.priorOf(jb)
 	}
-	if !jb.TaskLevel() || n < s.thinLimit {
+	later := false
+	if s.dag != nil {
+		var root int
+		root, later = s.dag.rootOf(jb)
+		if later {
+			// A later stage: history scaled by its first stage, not sampled.
+			j.known = true
+			f := s.dag.first[root]
+			j.mean = Scaled(s.dag.predict(jb), f.sampled, f.predicted)
+			q := s.cfg.QueueOf(j.mean * float64(jb.Nodes))
+			s.record(jb, j.mean, q)
+			s.enter(j, q)
+		}
+	}
+	switch {
+	case later:
+	case !jb.TaskLevel() || n < s.thinLimit:
 		j.thin = true
 		q := 0
 		if s.hybrid != nil {
@@ -205,7 +230,10 @@ func (s *SLearn) see(jb *workloads.Job) *job {
 			s.record(jb, j.mean, q)
 		}
 		s.enter(j, q)
-	} else {
+	default:
+		if s.dag != nil {
+			j.hist = s.dag.predict(jb)
+		}
 		s.enter(j, SamplingQueue)
 		j.share = s.sampler.next()
 		j.pilot = s.rng.Perm(n)[:PilotCount(n, j.share)]
@@ -239,6 +267,9 @@ func (s *SLearn) Observe(c planner.Completion) {
 			}
 			s.enter(j, s.cfg.QueueOf(j.mean*float64(jb.Nodes)))
 			s.record(jb, j.mean, j.queue)
+			if s.dag != nil && j.hist > 0 && j.mean > 0 {
+				s.dag.first[jb.ID] = firstStage{sampled: j.mean, predicted: j.hist}
+			}
 		}
 	}
 	if !c.JobDone {
@@ -246,6 +277,9 @@ func (s *SLearn) Observe(c planner.Completion) {
 	}
 	if s.hybrid != nil && j.tasks > 0 {
 		s.hybrid.Observe(jb, j.nominal/float64(j.tasks))
+	}
+	if s.dag != nil && j.tasks > 0 {
+		s.dag.hist.Observe(jb, j.nominal/float64(j.tasks))
 	}
 	if j.share > 0 && j.nominal > 0 {
 		s.sampler.done(j.share, (c.End-jb.Submit)/(j.nominal/float64(j.tasks)))
