@@ -62,13 +62,9 @@ func runBenchService(ctx context.Context, args []string, stdout io.Writer) error
 	case cfg.Workers < 1:
 		return usageError{fmt.Errorf("--workers: must be ≥ 1, got %d", cfg.Workers)}
 	}
-	token := ""
-	if tokenFile != "" {
-		t, err := readToken(tokenFile)
-		if err != nil {
-			return usageError{err}
-		}
-		token = string(t)
+	token, err := clientToken(tokenFile)
+	if err != nil {
+		return err
 	}
 	res, err := service.Load(ctx, service.NewClient(url, token), cfg)
 	if err != nil {

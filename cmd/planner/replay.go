@@ -73,13 +73,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.validate(); err != nil {
 		return usageError{err}
 	}
-	token := ""
-	if f.tokenFile != "" {
-		t, err := readToken(f.tokenFile)
-		if err != nil {
-			return usageError{err}
-		}
-		token = string(t)
+	token, err := clientToken(f.tokenFile)
+	if err != nil {
+		return err
 	}
 	w, name, err := f.workloadFlags.open()
 	if err != nil {

@@ -177,6 +177,19 @@ func readToken(path string) ([]byte, error) {
 	return []byte(tok), nil
 }
 
+// clientToken is the bearer token a client command sends: the content
+// of --token-file, or none without one.
+func clientToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	t, err := readToken(path)
+	if err != nil {
+		return "", usageError{err}
+	}
+	return string(t), nil
+}
+
 // checkListen refuses an address other than loopback without a token:
 // anyone who reaches the port could submit jobs and report events.
 func checkListen(addr string, token bool) error {

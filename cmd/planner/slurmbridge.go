@@ -76,13 +76,9 @@ func runSlurmBridge(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err := f.validate(); err != nil {
 		return usageError{err}
 	}
-	token := ""
-	if f.tokenFile != "" {
-		t, err := readToken(f.tokenFile)
-		if err != nil {
-			return usageError{err}
-		}
-		token = string(t)
+	token, err := clientToken(f.tokenFile)
+	if err != nil {
+		return err
 	}
 	log, closeLog, err := f.log.open(stderr)
 	if err != nil {
