@@ -206,7 +206,7 @@ type Sim struct {
 	window   float64
 	busy     float64
 	lastEnd  float64
-	cycles   []CycleRecord
+	cycles   cycleLog
 	reported int // steps of progress reported (progressSteps in all)
 	done     bool
 
@@ -569,13 +569,7 @@ func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State
 		return st, d, err
 	}
 	s.sched.Applied(planner.AllApplied(now, d))
-	if len(s.cycles) == cap(s.cycles) {
-		// Double: append grows a long slice by 1.25×, which allocates
-		// about 5× the final records over a run of 10⁷ decisions; 2×
-		// allocates 2×.
-		s.cycles = slices.Grow(s.cycles, max(len(s.cycles), 64))
-	}
-	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
+	s.cycles.add(&CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
 		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: lost,
 		BusyNodes: s.in.Cluster.TotalNodes() - free, FreeNodes: free,
 		PendingJobs: len(s.pending), PendingNodes: s.pendingNodes, RunningJobs: len(s.running)})
@@ -859,7 +853,7 @@ func (s *Sim) finish() {
 func (s *Sim) Result() *SimResult {
 	r := &SimResult{End: s.limit, BusyNodeSeconds: s.busy, Nodes: s.in.Cluster.TotalNodes(),
 		PartitionNodes: slices.Clone(s.in.Cluster.PartitionNodes),
-		Cycles:         s.cycles, Jobs: make([]JobRecord, 0, len(s.jobs)), Runs: slices.Clone(s.runs)}
+		Cycles:         s.cycles.records(), Jobs: make([]JobRecord, 0, len(s.jobs)), Runs: slices.Clone(s.runs)}
 	// Runs are recorded as they end; a run's Alloc is its own copy (start
 	// clones the placement) and never changes after.
 	slices.SortFunc(r.Runs, func(a, b RunRecord) int {
