@@ -151,11 +151,11 @@ func TestPendingFollowsQueue(t *testing.T) {
 	}
 	ps := make([]*planner.Pending, 8)
 	for i := range ps {
-		ps[i] = &planner.Pending{Job: plannertest.NewJob(i).Runtime(float64(10*(i+1))).Tasks(1, 5, 5).Job()}
+		ps[i] = &planner.Pending{Job: plannertest.NewJob(i).Runtime(float64(10*(i+1))).Tasks(1, 5, 5).Job(), Waiting: []int{0, 1}}
 	}
 	// reused is one Pending entry that a driver hands for job 7, then
 	// for job 6.
-	reused := &planner.Pending{}
+	reused := &planner.Pending{Waiting: []int{0, 1}}
 	cycles := []struct {
 		name    string
 		pending []*planner.Pending
@@ -178,8 +178,9 @@ func TestPendingFollowsQueue(t *testing.T) {
 		if len(got) != len(c.pending) {
 			t.Fatalf("%s: %d records for %d pending jobs", c.name, len(got), len(c.pending))
 		}
-		for i, sn := range got {
-			if want := g.jobs[c.pending[i].Job.ID]; sn.p != c.pending[i] || sn.j != want || want == nil {
+		for i, it := range got {
+			if it.P != c.pending[i] || g.last[i].j != g.jobs[it.P.Job.ID] || g.last[i].j == nil ||
+				it.Queue != g.last[i].j.queue || len(it.Tasks) != 2 {
 				t.Errorf("%s: pending[%d] (job %d) paired with the wrong record", c.name, i, c.pending[i].Job.ID)
 			}
 		}
