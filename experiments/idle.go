@@ -53,7 +53,11 @@ func IdleBreakdown(res *SimResult) IdleCapacity {
 		job   int // index into res.Jobs of a job that starts (+1) or stops (−1) waiting; −1: none
 		held  int // ≥ 0: a cycle's held nodes from t on
 	}
-	var ev []event
+	// At most two events per run, one per cycle, and per job one per
+	// waiting interval's edge (≤ two per run, one more for its last
+	// wait): sized once, since a run decided at every event has 10⁷
+	// cycles.
+	ev := make([]event, 0, 4*len(res.Runs)+len(res.Cycles)+len(res.Jobs))
 	add := func(e event) {
 		if e.t < span {
 			ev = append(ev, e)

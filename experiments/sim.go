@@ -217,7 +217,7 @@ type Sim struct {
 	window   float64
 	busy     float64
 	lastEnd  float64
-	cycles   []CycleRecord
+	cycles   cycleLog
 	reported int // steps of progress reported (progressSteps in all)
 	done     bool
 
@@ -228,7 +228,7 @@ type Sim struct {
 	units []map[int][]int
 	// started is startJobTasks' scratch list of task indices.
 	started []int
-	// buf holds the lists of each cycle's State from cycle to cycle.
+	// buf is the State of each cycle (view), reused from cycle to cycle.
 	buf planner.State
 }
 
@@ -570,27 +570,28 @@ func (s *Sim) removeRunning(sj *simJob) {
 // State is the cluster as the scheduler sees it at time now. Slices are
 // fresh copies; the Job, Pending and Running values are the simulator's and
 // must be treated as read-only.
-func (s *Sim) State(now float64) *planner.State { return s.state(now, nil) }
+func (s *Sim) State(now float64) *planner.State {
+	return &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free),
+		Pending: slices.Clone(s.pending), Running: slices.Clone(s.running), Interval: s.cfg.Interval}
+}
 
-// state is State with its Pending and Running lists in buf's memory (its
-// lists from an earlier cycle: a State is valid for its cycle only).
-func (s *Sim) state(now float64, buf *planner.State) *planner.State {
-	st := &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free), Interval: s.cfg.Interval}
-	if buf != nil {
-		st.Pending, st.Running = buf.Pending[:0], buf.Running[:0]
-	}
-	st.Pending = append(st.Pending, s.pending...)
-	st.Running = append(st.Running, s.running...)
-	if buf != nil {
-		buf.Pending, buf.Running = st.Pending, st.Running
-	}
+// view is the State a cycle hands the scheduler: the simulator's own
+// Pending and Running lists, not copies (planner.State's contract: the
+// scheduler reads them and reorders only copies), and a copy of the free
+// nodes, all in memory reused from cycle to cycle (a State is valid for
+// its cycle only). Copying the lists cost each decision O(pending +
+// running) on a queue of 10⁵ jobs.
+func (s *Sim) view(now float64) *planner.State {
+	st := &s.buf
+	*st = planner.State{Now: now, Cluster: s.in.Cluster, Free: append(st.Free[:0], s.free...),
+		Pending: s.pending, Running: s.running, Interval: s.cfg.Interval}
 	return st
 }
 
 // cycle runs the scheduler at now and carries its decision out; keep
 // returns a copy of the state it saw rather than the state itself.
 func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
-	st := s.state(now, &s.buf)
+	st := s.view(now)
 	wall := time.Now() // a measurement of the scheduler, not the simulated clock
 	d, err := s.sched.Schedule(ctx, st)
 	elapsed := time.Since(wall)
@@ -605,8 +606,8 @@ func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State
 	}
 	// The simulator never repairs a decision: one that breaks the cluster
 	// contract ends the run with the error. It is checked against the
-	// simulator's own books, not the copy the scheduler was handed (which
-	// it may have reordered); Validate only reads them.
+	// simulator's own books, not the State the scheduler was handed
+	// (whose Free is a copy); Validate only reads them.
 	if !d.Empty() {
 		own := &planner.State{Now: now, Cluster: s.in.Cluster, Free: s.free, Pending: s.pending, Running: s.running,
 			Interval: s.cfg.Interval}
@@ -620,7 +621,7 @@ func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State
 		return st, d, err
 	}
 	s.sched.Applied(planner.AllApplied(now, d))
-	s.cycles = append(s.cycles, CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
+	s.cycles.add(&CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
 		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: lost,
 		BusyNodes: s.in.Cluster.TotalNodes() - free, FreeNodes: free,
 		PendingJobs: len(s.pending), PendingNodes: s.pendingNodes, RunningJobs: len(s.running)})
@@ -905,7 +906,7 @@ func (s *Sim) finish() {
 func (s *Sim) Result() *SimResult {
 	r := &SimResult{End: s.limit, BusyNodeSeconds: s.busy, Nodes: s.in.Cluster.TotalNodes(),
 		PartitionNodes: slices.Clone(s.in.Cluster.PartitionNodes),
-		Cycles:         s.cycles, Jobs: make([]JobRecord, 0, len(s.jobs)), Runs: slices.Clone(s.runs)}
+		Cycles:         s.cycles.records(), Jobs: make([]JobRecord, 0, len(s.jobs)), Runs: slices.Clone(s.runs)}
 	// Runs are recorded as they end; a run's Alloc is its own copy (start
 	// clones the placement) and never changes after.
 	slices.SortFunc(r.Runs, func(a, b RunRecord) int {

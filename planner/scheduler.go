@@ -39,6 +39,16 @@ type Scheduler interface {
 // are seconds on the driver's clock (the simulator's or the service's). It
 // is valid for its cycle: a driver may update its entries in place as it
 // carries out the decision (Clone keeps a copy).
+//
+// A scheduler reads a State and never writes it: Pending and Running may
+// be the driver's own lists, handed over without a copy so that a
+// decision at every arrival and completion does not cost the length of
+// the queue; their entries and the slices in them (Waiting, Alloc, Tasks)
+// are read-only, and a scheduler that wants another order sorts a copy
+// (PrioOrder). Free is a copy the driver makes each cycle, read-only
+// too: a scheduler places on a clone of it, as the placement helpers do.
+// A scheduler keeps nothing of a State past its Schedule call but the Job
+// pointers.
 type State struct {
 	Now     float64
 	Cluster workloads.Cluster

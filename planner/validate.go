@@ -90,11 +90,11 @@ func (d *Decision) Validate(st *State) error {
 	copy(free, st.Free)
 	named := make(map[int]bool, len(d.Preempt)+len(d.Start))
 	for _, id := range d.Preempt {
-		r := running[id]
+		r := running.get(id)
 		switch {
 		case named[id]:
 			return decisionErr(id, ErrDuplicateJob, "preempted twice")
-		case r == nil && pending[id] != nil:
+		case r == nil && pending.get(id) != nil:
 			return decisionErr(id, ErrNotRunning, "preempted while pending")
 		case r == nil:
 			return decisionErr(id, ErrUnknownJob, "preempted, but the cluster does not hold it")
@@ -113,13 +113,13 @@ func (d *Decision) Validate(st *State) error {
 	for _, pl := range d.Start {
 		id := pl.JobID
 		var job *workloads.Job
-		if p := pending[id]; p != nil {
+		if p := pending.get(id); p != nil {
 			job = p.Job
 		}
 		switch {
 		case named[id]:
 			return decisionErr(id, ErrDuplicateJob, "started twice, or started and preempted")
-		case job == nil && running[id] != nil:
+		case job == nil && running.get(id) != nil:
 			return decisionErr(id, ErrNotPending, "started while running")
 		case job == nil:
 			return decisionErr(id, ErrUnknownJob, "started, but it is not pending (not submitted yet, or unknown)")
@@ -153,16 +153,16 @@ func (d *Decision) Validate(st *State) error {
 // against the pending jobs, the running ones and the nodes free after the
 // decision's preemptions and gang starts (which never name a task-level
 // job); it takes the tasks' nodes from free.
-func validateTasks(starts []TaskPlacement, pending map[int]*Pending, running map[int]*Running, free []int) error {
+func validateTasks(starts []TaskPlacement, pending byJob[*Pending], running byJob[*Running], free []int) error {
 	var started map[[2]int]bool
 	if len(starts) > 0 {
 		started = make(map[[2]int]bool, len(starts))
 	}
 	for _, ts := range starts {
 		id := ts.JobID
-		p := pending[id]
+		p := pending.get(id)
 		switch {
-		case p == nil && running[id] != nil:
+		case p == nil && running.get(id) != nil:
 			return decisionErr(id, ErrNotPending, "task %d started, but the job has no waiting task", ts.Task)
 		case p == nil:
 			return decisionErr(id, ErrUnknownJob, "task %d started, but the job is not pending (not submitted yet, or unknown)", ts.Task)
@@ -192,9 +192,10 @@ func isWaiting(waiting []int, task int) bool {
 // lookup indexes the pending and running entries of st that d names: a
 // decision names few jobs of a long queue, mostly near its head, so the
 // pending list is scanned until every named job is found, and the running
-// list only for the preempted jobs and the named jobs not pending.
-func (d *Decision) lookup(st *State) (map[int]*Pending, map[int]*Running) {
-	ids := make([]int, 0, len(d.Start)+len(d.StartTasks))
+// list only for the preempted jobs and the named jobs not pending. The
+// indexes are sorted slices, not maps: Validate runs at every decision.
+func (d *Decision) lookup(st *State) (byJob[*Pending], byJob[*Running]) {
+	ids := make([]int, 0, len(d.Start)+len(d.StartTasks)+len(d.Preempt))
 	for _, pl := range d.Start {
 		ids = append(ids, pl.JobID)
 	}
@@ -204,33 +205,57 @@ func (d *Decision) lookup(st *State) (map[int]*Pending, map[int]*Running) {
 	ids = append(ids, d.Preempt...)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	pending := make(map[int]*Pending, len(ids))
+	pending := byJob[*Pending]{ids: ids, v: make([]*Pending, len(ids))}
+	found := 0
 	for _, p := range st.Pending {
-		if len(pending) == len(ids) {
+		if found == len(ids) {
 			break
 		}
-		if _, ok := slices.BinarySearch(ids, p.Job.ID); ok {
-			pending[p.Job.ID] = p
+		if i, ok := slices.BinarySearch(ids, p.Job.ID); ok {
+			if pending.v[i] == nil {
+				found++
+			}
+			pending.v[i] = p
 		}
 	}
 	want := slices.Clone(d.Preempt)
-	for _, id := range ids {
-		if pending[id] == nil {
+	for i, id := range ids {
+		if pending.v[i] == nil {
 			want = append(want, id)
 		}
 	}
 	slices.Sort(want)
 	want = slices.Compact(want)
-	running := make(map[int]*Running, len(want))
+	running := byJob[*Running]{ids: want, v: make([]*Running, len(want))}
+	found = 0
 	for _, r := range st.Running {
-		if len(running) == len(want) {
+		if found == len(want) {
 			break
 		}
-		if _, ok := slices.BinarySearch(want, r.Job.ID); ok {
-			running[r.Job.ID] = r
+		if i, ok := slices.BinarySearch(want, r.Job.ID); ok {
+			if running.v[i] == nil {
+				found++
+			}
+			running.v[i] = r
 		}
 	}
 	return pending, running
+}
+
+// byJob is entries of a state by job id: v[i] is job ids[i]'s (nil when
+// the state does not hold it); ids ascending.
+type byJob[T any] struct {
+	ids []int
+	v   []T
+}
+
+// get is job id's entry, the zero T (nil) when there is none.
+func (b byJob[T]) get(id int) T {
+	if i, ok := slices.BinarySearch(b.ids, id); ok {
+		return b.v[i]
+	}
+	var zero T
+	return zero
 }
 
 // Empty reports whether d starts and preempts nothing (a nil d too).

@@ -60,14 +60,13 @@ func (c Config) QueueOf(size float64) int {
 	return c.Queues - 1
 }
 
-// weights are the queues' sharing weights' inverses, WeightRatio^q: queue
-// q's share of the nodes in use is in proportion to 1/weights[q].
-func (c Config) weights() []float64 {
-	w := make([]float64, c.Queues)
+// weights writes the queues' sharing weights' inverses, WeightRatio^q,
+// into w (one entry per queue): queue q's share of the nodes in use is in
+// proportion to 1/w[q].
+func (c Config) weights(w []float64) {
 	f := 1.0
 	for q := range w {
 		w[q] = f
 		f *= c.WeightRatio
 	}
-	return w
 }

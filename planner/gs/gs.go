@@ -103,6 +103,20 @@ type GS struct {
 	seq uint64
 	// items is Schedule's buffer, reused from cycle to cycle.
 	items []Item
+	// last is the pending list of the last cycle, each job with its
+	// record, in the state's order, and cur the list being built (the
+	// two swap every cycle).
+	last, cur []seen
+}
+
+// seen is a pending job of a cycle and GS's record of it.
+type seen struct {
+	p   *planner.Pending
+	job *workloads.Job
+	j   *job
+	// queue is j.queue when the job was first paired with j: a job's
+	// queue changes only under LAS (byService).
+	queue int
 }
 
 // job is GS's record of one job from its first cycle to its completion.
@@ -271,24 +285,54 @@ func (g *GS) Schedule(_ context.Context, st *planner.State) (*planner.Decision, 
 	if g.mode == oneQueue {
 		return PlanFIFO(st, st.Pending), nil
 	}
+	items := g.pending(st)
 	if st.FreeNodes() == 0 {
-		// Nothing to start: only size the jobs seen for the first time
+		// Nothing to start: the jobs seen for the first time are sized
 		// (a driver deciding at every arrival and completion lands here
 		// at most arrivals).
-		for _, p := range st.Pending {
-			g.see(p.Job)
-		}
 		return &planner.Decision{}, nil
 	}
-	items := g.items[:0]
-	for _, p := range st.Pending {
-		items = append(items, Item{P: p, Queue: g.see(p.Job).queue, Tasks: p.Waiting})
-	}
-	g.items = items
 	if g.mode == byService {
 		slices.SortStableFunc(items, func(a, b Item) int { return cmp.Compare(g.jobs[a.P.Job.ID].seq, g.jobs[b.P.Job.ID].seq) })
 	}
 	return Plan(st, g.cfg, items, g.used, nil), nil
+}
+
+// pending is the items of st's pending jobs in its order, each in its
+// job's queue with its waiting tasks, seeing (see) the jobs met for the
+// first time. It walks st.Pending beside the last cycle's list and looks
+// a job up only where the two differ (a job that arrived, or one after a
+// job that left), since between two decisions at consecutive events the
+// queue barely changes: a decision costs a pointer comparison per queued
+// job, not a map lookup. The items are Schedule's buffer, valid until the
+// next cycle.
+func (g *GS) pending(st *planner.State) []Item {
+	last, cur := g.last, g.cur[:0]
+	items := slices.Grow(g.items[:0], len(st.Pending))
+	k := 0
+	for _, p := range st.Pending {
+		var sn seen
+		switch {
+		case k < len(last) && last[k].p == p && last[k].job == p.Job:
+			sn = last[k]
+			k++
+		case k+1 < len(last) && last[k+1].p == p && last[k+1].job == p.Job:
+			sn = last[k+1] // last[k] left the queue
+			k += 2
+		default:
+			j := g.see(p.Job)
+			sn = seen{p: p, job: p.Job, j: j, queue: j.queue}
+		}
+		cur = append(cur, sn)
+		q := sn.queue
+		if g.mode == byService {
+			q = sn.j.queue
+		}
+		items = append(items, Item{P: p, Queue: q, Tasks: p.Waiting})
+	}
+	clear(last) // keep no pointers into an old cycle
+	g.last, g.cur, g.items = cur, last[:0], items
+	return items
 }
 
 // see returns GS's record of a job, making it on the job's first cycle:

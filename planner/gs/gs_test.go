@@ -1,6 +1,7 @@
 package gs
 
 import (
+	"github.com/plannerhq/planner/planner"
 	"math"
 	"testing"
 
@@ -135,5 +136,53 @@ func TestHistoryLearns(t *testing.T) {
 	run(t, g, 2, plannertest.NewJob(1).Name("etl").Tasks(1, 400, 400).Job())
 	if e := g.Estimates(); len(e) != 1 || math.Abs(e[0].Estimate-500) > 1 {
 		t.Errorf("estimates %+v, want ≈ 500 s from history", e)
+	}
+}
+
+// TestPendingFollowsQueue: the records GS pairs with the pending jobs
+// of each cycle are the ones its map holds, whatever changed in the
+// queue since the last cycle: arrivals at the tail and in the middle, one
+// job or several leaving, a reordered queue, a Pending entry reused for
+// another job, an empty queue.
+func TestPendingFollowsQueue(t *testing.T) {
+	g, err := NewVariant(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := make([]*planner.Pending, 8)
+	for i := range ps {
+		ps[i] = &planner.Pending{Job: plannertest.NewJob(i).Runtime(float64(10*(i+1))).Tasks(1, 5, 5).Job(), Waiting: []int{0, 1}}
+	}
+	// reused is one Pending entry that a driver hands for job 7, then
+	// for job 6.
+	reused := &planner.Pending{Waiting: []int{0, 1}}
+	cycles := []struct {
+		name    string
+		pending []*planner.Pending
+		reuse   int // reused's job
+	}{
+		{"first", []*planner.Pending{ps[0], ps[1], ps[2]}, 7},
+		{"tail arrival", []*planner.Pending{ps[0], ps[1], ps[2], ps[3]}, 7},
+		{"head left", []*planner.Pending{ps[1], ps[2], ps[3]}, 7},
+		{"middle arrival", []*planner.Pending{ps[1], ps[4], ps[2], ps[3]}, 7},
+		{"two left", []*planner.Pending{ps[1], ps[3]}, 7},
+		{"reordered", []*planner.Pending{ps[3], ps[5], ps[1]}, 7},
+		{"entry", []*planner.Pending{reused, ps[5], ps[1]}, 7},
+		{"entry reused", []*planner.Pending{reused, ps[5], ps[1]}, 6},
+		{"empty", nil, 6},
+		{"again", []*planner.Pending{ps[6], ps[7]}, 6},
+	}
+	for _, c := range cycles {
+		reused.Job = ps[c.reuse].Job
+		got := g.pending(&planner.State{Pending: c.pending})
+		if len(got) != len(c.pending) {
+			t.Fatalf("%s: %d records for %d pending jobs", c.name, len(got), len(c.pending))
+		}
+		for i, it := range got {
+			if it.P != c.pending[i] || g.last[i].j != g.jobs[it.P.Job.ID] || g.last[i].j == nil ||
+				it.Queue != g.last[i].j.queue || len(it.Tasks) != 2 {
+				t.Errorf("%s: pending[%d] (job %d) paired with the wrong record", c.name, i, c.pending[i].Job.ID)
+			}
+		}
 	}
 }

@@ -42,8 +42,18 @@ func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []I
 		return d
 	}
 	free := slices.Clone(st.Free)
-	w := cfg.weights()
-	load := make([]float64, cfg.Queues) // used[q] · WeightRatio^q as units start
+	// Per-queue scratch, on the stack for up to stackQueues queues: Plan
+	// runs at every arrival and completion.
+	n := cfg.Queues
+	var fb [2 * stackQueues]float64
+	var ib [2 * stackQueues]int
+	fs, is := fb[:], ib[:]
+	if n > stackQueues {
+		fs, is = make([]float64, 2*n), make([]int, 2*n)
+	}
+	w := fs[:n]
+	cfg.weights(w)
+	load := fs[n : 2*n] // used[q] · WeightRatio^q as units start
 	for q := range load {
 		if q < len(used) {
 			load[q] = used[q] * w[q]
@@ -53,7 +63,7 @@ func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []I
 	// heads[q] is the index in items of queue q's head item (len(items)
 	// when the queue is done): each queue walks items in order, skipping
 	// the other queues' (no per-queue copies of a long queue).
-	heads := make([]int, cfg.Queues)
+	heads := is[:n]
 	next := func(q, from int) int {
 		for from < len(items) && queue(items[from]) != q {
 			from++
@@ -66,7 +76,7 @@ func Plan(st *planner.State, cfg Config, items []Item, used []float64, spare []I
 	for i := len(items) - 1; i >= 0; i-- { // one pass: each queue's first item
 		heads[queue(items[i])] = i
 	}
-	started := make([]int, cfg.Queues) // units the head item started
+	started := is[n : 2*n] // units the head item started
 	for left > 0 {
 		q := -1
 		for k := range heads {
@@ -127,6 +137,9 @@ func PlanFIFO(st *planner.State, pending []*planner.Pending) *planner.Decision {
 	}
 	return d
 }
+
+// stackQueues is the most queues Plan keeps its scratch on the stack for.
+const stackQueues = 16
 
 // startUnit starts the unit k of item it on free (taking its nodes) into
 // d: its task Tasks[k], or, for a gang job (k = 0), the gang. It returns
