@@ -48,6 +48,14 @@ func twoSigmaWidths(thin, four float64) []widthBand {
 	}
 }
 
+// googleTaskClasses are the runtime classes of both Google-like task
+// environments (medians 20 s to 2 h); the catalogue only reads them.
+var googleTaskClasses = []runtimeClass{
+	{kind: "short", share: 0.45, names: 60, medLo: 20, medHi: 300},
+	{kind: "medium", share: 0.35, names: 50, medLo: 300, medHi: 1800},
+	{kind: "long", share: 0.20, names: 30, medLo: 1800, medHi: 7200},
+}
+
 // google2011TasksModel is the Google 2011-like task environment (SLearn
 // GTrace11): recurring jobs whose mean task runtime is fairly stable
 // across history (Table 4: CoV over time P50 0.20, P90 0.73) and whose
@@ -62,11 +70,7 @@ var google2011TasksModel = envModel{
 		p.OutlierShare, p.OutlierMin, p.OutlierMax = 0.01, 2.5, 8
 		p.VariableShare = 0.15
 	},
-	classes: []runtimeClass{
-		{kind: "short", share: 0.45, names: 60, medLo: 20, medHi: 300},
-		{kind: "medium", share: 0.35, names: 50, medLo: 300, medHi: 1800},
-		{kind: "long", share: 0.20, names: 30, medLo: 1800, medHi: 7200},
-	},
+	classes:       googleTaskClasses,
 	nameZipf:      0.9,
 	userZipf:      1.0,
 	appZipf:       1.0,
@@ -102,11 +106,7 @@ var google2019TasksModel = envModel{
 		p.OutlierShare, p.OutlierMin, p.OutlierMax = 0, 2.5, 8
 		p.VariableShare = 0
 	},
-	classes: []runtimeClass{
-		{kind: "short", share: 0.45, names: 60, medLo: 20, medHi: 300},
-		{kind: "medium", share: 0.35, names: 50, medLo: 300, medHi: 1800},
-		{kind: "long", share: 0.20, names: 30, medLo: 1800, medHi: 7200},
-	},
+	classes:       googleTaskClasses,
 	nameZipf:      0.9,
 	userZipf:      1.0,
 	appZipf:       1.0,

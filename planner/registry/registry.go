@@ -69,33 +69,15 @@ func Default() planner.Registry {
 			},
 			Decisions: planner.OnEvents,
 		},
-		{
-			Name:    slearn.Name,
-			Summary: "SLearn: GS with runtimes learned from a few pilot tasks of each wide job, adaptive 1-5% sampling (SLearn §5.1.2)",
-			New: func(o planner.Options) (planner.Scheduler, error) {
-				return slearn.NewDefault(o.Seed)
-			},
-			Tasks:     true,
-			Decisions: planner.OnEvents,
-		},
-		{
-			Name:    slearn.NameHybrid,
-			Summary: "SLearn with history as the prior: thin jobs by 3σPredict's estimate, wide jobs by the posterior given their pilots (SLearn §7)",
-			New: func(o planner.Options) (planner.Scheduler, error) {
-				return slearn.NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, o.Seed, nil)
-			},
-			Tasks:     true,
-			Decisions: planner.OnEvents,
-		},
-		{
-			Name:    slearn.NameDAG,
-			Summary: "SLearn for DAG jobs: the first stage sampled, later stages by 3σPredict's estimate × the first stage's sampled/predicted ratio (SLearn §6)",
-			New: func(o planner.Options) (planner.Scheduler, error) {
-				return slearn.NewDAG(gs.DefaultConfig(), gs.DefaultThinLimit, o.Seed, nil)
-			},
-			Tasks:     true,
-			Decisions: planner.OnEvents,
-		},
+		sampling(slearn.Name, "SLearn: GS with runtimes learned from a few pilot tasks of each wide job, adaptive 1-5% sampling (SLearn §5.1.2)", func(seed uint64) (planner.Scheduler, error) {
+			return slearn.NewDefault(seed)
+		}),
+		sampling(slearn.NameHybrid, "SLearn with history as the prior: thin jobs by 3σPredict's estimate, wide jobs by the posterior given their pilots (SLearn §7)", func(seed uint64) (planner.Scheduler, error) {
+			return slearn.NewHybrid(gs.DefaultConfig(), gs.DefaultThinLimit, seed, nil)
+		}),
+		sampling(slearn.NameDAG, "SLearn for DAG jobs: the first stage sampled, later stages by 3σPredict's estimate × the first stage's sampled/predicted ratio (SLearn §6)", func(seed uint64) (planner.Scheduler, error) {
+			return slearn.NewDAG(gs.DefaultConfig(), gs.DefaultThinLimit, seed, nil)
+		}),
 		generic(gs.Name3SigmaDAG, "GS by 3σPredict's estimate of every DAG stage as it is released (SLearn §6's 3Sigma-DAG)"),
 		generic(gs.Name, "GS: priority queues by 3σPredict's point estimate of the job's size (SLearn §5.1.1)"),
 		generic(gs.Name3Sigma, "GS by 3σPredict's distribution under utility 1/t² (SLearn's 3Sigma baseline)"),
@@ -104,6 +86,20 @@ func Default() planner.Registry {
 		generic(gs.NameLAS, "GS by least attained service (task time so far)"),
 		generic(gs.NameFIFO, "FIFO: jobs by arrival, one queue"),
 		generic(gs.NameOracle, "GS by the true runtime"),
+	}
+}
+
+// sampling is the row of an SLearn policy (pilot tasks sampled with the
+// run's seed): task-level jobs, on events, outside the default comparison.
+func sampling(name, summary string, build func(seed uint64) (planner.Scheduler, error)) planner.Policy {
+	return planner.Policy{
+		Name:    name,
+		Summary: summary,
+		New: func(o planner.Options) (planner.Scheduler, error) {
+			return build(o.Seed)
+		},
+		Tasks:     true,
+		Decisions: planner.OnEvents,
 	}
 }
 
