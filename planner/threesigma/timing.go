@@ -66,8 +66,8 @@ type Timing struct {
 // would make more than CycleMissLimit of the history's SLO jobs miss
 // (CycleMissShare), otherwise at the cycle, as 3Sigma's scheduler does.
 //
-// On the Google-like workload at 60 s that share is 5–8%, on the 24 h
-// windows of the SWF logs 20–45%: events. Without SLO jobs it is 0: the
+// On the Google-like workload at 60 s that share is 6–11%, on the 24 h
+// windows of the SWF logs 26–44%: events. Without SLO jobs it is 0: the
 // cycle.
 func TimingFor(history []workloads.Job, interval time.Duration) Timing {
 	share, n := CycleMissShare(history, interval)
