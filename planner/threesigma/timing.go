@@ -48,9 +48,9 @@ func CycleMissShare(history []workloads.Job, interval time.Duration) (share floa
 	return sum / float64(sloJobs), sloJobs
 }
 
-// Timing is a planner's decision timing derived from a workload's history
-// (TimingFor): the timing, and why.
-type Timing struct {
+// DerivedTiming is a planner's decision timing derived from a workload's
+// history (TimingFor): the timing, and why.
+type DerivedTiming struct {
 	Decisions planner.Timing
 	// CycleMiss is CycleMissShare of the history at Interval, over SLOJobs
 	// SLO jobs.
@@ -69,9 +69,9 @@ type Timing struct {
 // On the Google-like workload at 60 s that share is 6–11%, on the 24 h
 // windows of the SWF logs 26–44%: events. Without SLO jobs it is 0: the
 // cycle.
-func TimingFor(history []workloads.Job, interval time.Duration) Timing {
+func TimingFor(history []workloads.Job, interval time.Duration) DerivedTiming {
 	share, n := CycleMissShare(history, interval)
-	t := Timing{Decisions: planner.OnCycle, CycleMiss: share, SLOJobs: n, Interval: interval}
+	t := DerivedTiming{Decisions: planner.OnCycle, CycleMiss: share, SLOJobs: n, Interval: interval}
 	if share > CycleMissLimit {
 		t.Decisions = planner.OnEvents
 	}
@@ -79,7 +79,7 @@ func TimingFor(history []workloads.Job, interval time.Duration) Timing {
 }
 
 // Reason says in one line why the timing was chosen, for reports.
-func (t Timing) Reason() string {
+func (t DerivedTiming) Reason() string {
 	if t.SLOJobs == 0 {
 		return fmt.Sprintf("%s: the history has no SLO job", t.Decisions)
 	}

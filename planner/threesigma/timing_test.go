@@ -1,6 +1,7 @@
 package threesigma
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -100,4 +101,19 @@ func TestTimingReason(t *testing.T) {
 	if got := TimingFor(nil, time.Minute).Reason(); got != "cycle: the history has no SLO job" {
 		t.Errorf("Reason without SLO jobs = %q", got)
 	}
+}
+
+// A workload whose SLO jobs have 15 s and 45 s of slack, and two with
+// ample slack: at a 60 s cycle the wait alone misses (0.75 + 0.25) / 4 of
+// them, so the planners decide on events; at 10 s it misses none.
+func ExampleTimingFor() {
+	slo := func(slack float64) workloads.Job {
+		return workloads.Job{Class: workloads.SLO, Nodes: 4, Submit: 0, Runtime: 600, Deadline: 600 + slack}
+	}
+	history := []workloads.Job{slo(15), slo(45), slo(90), slo(3600)}
+	fmt.Println(TimingFor(history, time.Minute).Reason())
+	fmt.Println(TimingFor(history, 10*time.Second).Reason())
+	// Output:
+	// events: a 60 s cycle alone would miss 25.0% of the history's 4 SLO jobs (> 1%)
+	// cycle: a 10 s cycle alone would miss 0.0% of the history's 4 SLO jobs (≤ 1%)
 }
