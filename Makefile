@@ -125,9 +125,10 @@ traces:
 # 1–3; a 24 h window from the trace's middle filled to load 1.4 on 256 nodes
 # with the consecutive jobs that carry it, at least 200 of them, their
 # arrivals compressed into the window) and played through the planners
-# (their horizon derived from each log's history), prio and the HPC
-# backfilling baselines; the Google 2011 sample as recorded (5 h window,
-# its own arrivals). The traces are read from traces/ (make traces).
+# (their horizon and decision timing derived from each log's history),
+# prio and the HPC backfilling baselines; the Google 2011 sample as
+# recorded (5 h window, its own arrivals). The traces are read from
+# traces/ (make traces).
 traces-experiments: build traces
 	mkdir -p $(RESULTS)/traces
 	for t in $(SWF_LOGS); do \

@@ -78,7 +78,8 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 }
 
 // WriteTable writes one row per run: the scheduler, when it decided
-// ("decisions": events or cycle, Params.Decisions), the headline metrics of
+// ("decisions": events or cycle, Params.Decisions, marked * and explained
+// under the table when derived from the workload), the headline metrics of
 // the paper's Fig. 5, then mean wait, mean bounded slowdown ("BSLD"), Jain's
 // fairness index ("Jain"), utilisation, the missed SLO jobs by cause
 // (never started / preempted / started late / slowed / overran), the
@@ -133,7 +134,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, run := range r.Runs {
-		row := []string{run.Scheduler, run.Params.Decisions}
+		dec := run.Params.Decisions
+		if run.Params.DecisionsReason != "" {
+			dec += "*"
+		}
+		row := []string{run.Scheduler, dec}
 		for _, c := range cols {
 			row = append(row, c.get(run.Metrics))
 		}
@@ -142,9 +147,30 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeTimingReasons(w, r.Runs); err != nil {
+		return err
+	}
 	for _, run := range r.Runs {
 		if run.Metrics.Task != nil {
 			return r.writeTaskTable(w)
+		}
+	}
+	return nil
+}
+
+// writeTimingReasons writes, under the table, a line per distinct reason
+// of the runs whose timing was derived from the workload (marked * in the
+// decisions column), in run order.
+func writeTimingReasons(w io.Writer, runs []RunResult) error {
+	var seen []string
+	for _, run := range runs {
+		why := run.Params.DecisionsReason
+		if why == "" || slices.Contains(seen, why) {
+			continue
+		}
+		seen = append(seen, why)
+		if _, err := fmt.Fprintf(w, "* derived from the workload: %s\n", why); err != nil {
+			return err
 		}
 	}
 	return nil

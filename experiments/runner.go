@@ -25,6 +25,11 @@ type RunConfig struct {
 	// Decisions, when set, is the decision timing of every run (a comparison
 	// of timings); nil: each policy decides as its registry row says.
 	Decisions *planner.Timing
+	// DeriveTiming: without Decisions, a policy whose row derives its timing
+	// (planner.Policy.TimingFor) decides as the rule says for in.History at
+	// Sim.Interval, and its run reports why. A caller sets it when it was
+	// given neither the timing nor the interval.
+	DeriveTiming bool
 	// Seed of the workload, reported with every run.
 	Seed uint64
 	// Params are reported with every run.
@@ -54,11 +59,14 @@ type Params struct {
 	// Decisions is the run's decision timing (planner.Timing): "cycle",
 	// at the cycles of IntervalS, or "events", at every arrival and
 	// completion too.
-	Decisions      string  `json:"decisions"`
-	HorizonS       float64 `json:"horizon_s"`
-	Solver         string  `json:"solver"`
-	SolverTimeoutS float64 `json:"solver_timeout_s"`
-	Deterministic  bool    `json:"deterministic"`
+	Decisions string `json:"decisions"`
+	// DecisionsReason, when the timing was derived from the workload
+	// (RunConfig.DeriveTiming), says why, in one line.
+	DecisionsReason string  `json:"decisions_reason,omitempty"`
+	HorizonS        float64 `json:"horizon_s"`
+	Solver          string  `json:"solver"`
+	SolverTimeoutS  float64 `json:"solver_timeout_s"`
+	Deterministic   bool    `json:"deterministic"`
 	// Fallback and SolverFailRate are the planners' fallback rule and the
 	// share of their solves failed on purpose, when given.
 	Fallback       string  `json:"fallback,omitempty"`
@@ -191,8 +199,12 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 	sc := cfg.Sim
 	sc.Log = log
 	sc.Decisions = pol.Decisions
-	if cfg.Decisions != nil {
+	reason := ""
+	switch {
+	case cfg.Decisions != nil:
 		sc.Decisions = *cfg.Decisions
+	case cfg.DeriveTiming && pol.TimingFor != nil:
+		sc.Decisions, reason = pol.TimingFor(in.History, time.Duration(sc.Interval*float64(time.Second)))
 	}
 	var rp *RunProgress
 	sc.Progress = func(_, now float64) { rp.At(now) }
@@ -223,7 +235,7 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 			Int("cycles", m.Cycles).Msg("some cycles were decided by the fallback or hit the solve time limit")
 	}
 	p := cfg.Params
-	p.Decisions = sc.Decisions.String()
+	p.Decisions, p.DecisionsReason = sc.Decisions.String(), reason
 	p.Slack = slices.Clone(p.Slack)
 	if p.Synthetic != nil {
 		syn := *p.Synthetic

@@ -4,35 +4,49 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/prio"
+	"github.com/plannerhq/planner/workloads"
 )
 
 // TestRunDecide: each run decides as its policy's row says unless the
-// comparison says otherwise, and its params and table say how it decided.
+// comparison says otherwise, a policy that derives its timing does so
+// when the comparison asks (DeriveTiming), and its params and table say
+// how it decided, and why when derived.
 func TestRunDecide(t *testing.T) {
+	newPrio := func(planner.Options) (planner.Scheduler, error) { return prio.New(prio.Options{}), nil }
+	var asked []float64 // the intervals the derived row was asked at
 	reg := planner.Registry{
-		{Name: "prio-cycle", New: func(planner.Options) (planner.Scheduler, error) { return prio.New(prio.Options{}), nil }},
-		{Name: "prio-events", New: func(planner.Options) (planner.Scheduler, error) { return prio.New(prio.Options{}), nil },
-			Decisions: planner.OnEvents},
+		{Name: "prio-cycle", New: newPrio},
+		{Name: "prio-events", New: newPrio, Decisions: planner.OnEvents},
+		{Name: "prio-derived", New: newPrio, TimingFor: func(h []workloads.Job, iv time.Duration) (planner.Timing, string) {
+			asked = append(asked, iv.Seconds())
+			return planner.OnEvents, "events: the test says so"
+		}},
 	}
 	in := Input{Cluster: cluster(4), Jobs: jobsOf(newJob(0, 10, 2, 100)), Window: 100}
 	cycle, events := planner.OnCycle, planner.OnEvents
 	tests := []struct {
 		name   string
 		decide *planner.Timing
+		derive bool
 		want   []string  // each run's Params.Decisions
 		starts []float64 // job 0's start in each run
+		reason string    // the derived row's Params.DecisionsReason
 	}{
-		{name: "each its own", want: []string{"cycle", "events"}, starts: []float64{60, 10}},
-		{name: "all cycle", decide: &cycle, want: []string{"cycle", "cycle"}, starts: []float64{60, 60}},
-		{name: "all on events", decide: &events, want: []string{"events", "events"}, starts: []float64{10, 10}},
+		{name: "each its own", want: []string{"cycle", "events", "cycle"}, starts: []float64{60, 10, 60}},
+		{name: "each its own, derived", derive: true, want: []string{"cycle", "events", "events"}, starts: []float64{60, 10, 10},
+			reason: "events: the test says so"},
+		{name: "all cycle", decide: &cycle, derive: true, want: []string{"cycle", "cycle", "cycle"}, starts: []float64{60, 60, 60}},
+		{name: "all on events", decide: &events, want: []string{"events", "events", "events"}, starts: []float64{10, 10, 10}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			runs, err := Run(context.Background(), in, reg, RunConfig{Schedulers: []string{"prio-cycle", "prio-events"},
-				Sim: SimConfig{Interval: 60}, Decisions: tc.decide, Parallel: 1})
+			asked = nil
+			runs, err := Run(context.Background(), in, reg, RunConfig{Schedulers: []string{"prio-cycle", "prio-events", "prio-derived"},
+				Sim: SimConfig{Interval: 60}, Decisions: tc.decide, DeriveTiming: tc.derive, Parallel: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,6 +56,12 @@ func TestRunDecide(t *testing.T) {
 						run.Params.Decisions, run.Sim.Jobs[0].Start, tc.want[i], tc.starts[i])
 				}
 			}
+			if got := runs[2].Params.DecisionsReason; got != tc.reason {
+				t.Errorf("derived row's reason %q, want %q", got, tc.reason)
+			}
+			if tc.reason != "" && (len(asked) != 1 || asked[0] != 60) {
+				t.Errorf("the rule was asked at intervals %v, want [60]", asked)
+			}
 			var b strings.Builder
 			if err := (&Report{Runs: runs, Deterministic: true}).WriteTable(&b); err != nil {
 				t.Fatal(err)
@@ -50,10 +70,18 @@ func TestRunDecide(t *testing.T) {
 			if f := strings.Fields(lines[0]); f[0] != "scheduler" || f[1] != "decisions" {
 				t.Errorf("table head %q", lines[0])
 			}
-			for i := range runs {
-				if f := strings.Fields(lines[1+i]); f[1] != tc.want[i] {
-					t.Errorf("table row %q, want %s", lines[1+i], tc.want[i])
+			for i, run := range runs {
+				want := tc.want[i]
+				if run.Params.DecisionsReason != "" {
+					want += "*"
 				}
+				if f := strings.Fields(lines[1+i]); f[1] != want {
+					t.Errorf("table row %q, want %s", lines[1+i], want)
+				}
+			}
+			note := "* derived from the workload: " + tc.reason
+			if got := lines[1+len(runs)]; (tc.reason != "") != (got == note) {
+				t.Errorf("the line under the table %q, want %q", got, note)
 			}
 		})
 	}

@@ -95,6 +95,11 @@ type Policy struct {
 	// otherwise: OnCycle (the zero value; the planners) or OnEvents (the
 	// heuristics, which cost little a decision).
 	Decisions Timing
+	// TimingFor, when set, derives the policy's timing from the workload's
+	// history at the driver's interval, with a one-line reason; a driver
+	// told neither the timing nor the interval uses it instead of
+	// Decisions (the planners: threesigma.TimingFor).
+	TimingFor func(history []workloads.Job, interval time.Duration) (Timing, string)
 }
 
 // Registry is the table of policies a driver can run, in report order

@@ -34,7 +34,8 @@ reports each completion with its runtime, moves the service's clock to
 each cycle and enacts the decisions the service publishes. It prints the
 report planner simulate prints; with the same workload and --seed as the
 service's, the decisions and the report are those of planner simulate
---schedulers S, S the service's --scheduler.
+--schedulers S --interval I, S the service's --scheduler and I its
+--interval (the service plans at its cycle).
 
 Flags:`
 

@@ -173,8 +173,8 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.Float64Var(&f.solverFailRate, "solver-fail-rate", 0, "share of the planning schedulers' solves failed on purpose, in [0, 1], each cycle's draw from --seed (the fallback decides those cycles)")
 	fs.StringVar(&f.fallback, "fallback", "", "rule deciding a planning scheduler's cycle whose solve gives no answer: "+strings.Join(threesigma.Fallbacks(), ", ")+" (default "+threesigma.DefaultFallback.String()+"); SLO jobs that can still meet their deadline come first in each")
 	fs.DurationVar(&f.solverTimeout, "solver-timeout", 0, "time limit of one solve, at most 1h (0: 75% of --interval; in deterministic mode only a guard, see above)")
-	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs")
-	fs.StringVar(&f.decisions, "decisions", decisionsPolicy, "when the schedulers decide: "+decisionsPolicy+" (each its own: the heuristics at every arrival and completion and every --interval, the 3sigma planners every --interval), cycle (every --interval only) or events (every arrival and completion too)")
+	fs.DurationVar(&f.interval, "interval", defaultInterval, "simulated time between scheduling cycles; when not given, 1s for a workload of task-level jobs (given, the 3sigma planners decide at this cycle unless --decisions events; not given, they derive their timing, see --decisions)")
+	fs.StringVar(&f.decisions, "decisions", decisionsPolicy, "when the schedulers decide: "+decisionsPolicy+" (each its own: the heuristics at every arrival and completion and every --interval; the 3sigma planners every --interval when it is given, else on events too if the wait for the cycle alone would miss over 1% of the history's SLO jobs), cycle (every --interval only) or events (every arrival and completion too)")
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
@@ -413,6 +413,10 @@ func (f *simulateFlags) prepare() (experiments.Input, experiments.RunConfig, err
 		}
 		cfg.Decisions = &tm
 	}
+	// Given neither --decisions nor --interval, the planners derive their
+	// timing from the workload's history (threesigma.TimingFor); an
+	// --interval given is the planners' cycle, as in 3Sigma.
+	cfg.DeriveTiming = f.decisions == decisionsPolicy && !f.intervalGiven
 	return in, cfg, nil
 }
 

@@ -84,33 +84,70 @@ func TestSimulateBackfill(t *testing.T) {
 }
 
 // TestSimulateDecide: prio decides on events unless --decisions says
-// otherwise; each run's params say how it decided, and the config
-// carries --decisions only when it was given.
+// otherwise; 3sigma derives its timing from the workload unless
+// --decisions or --interval is given (the Google-like history's SLO jobs
+// have less slack than a 60 s cycle: events). Each run's params say how
+// it decided, and why when derived; the config carries --decisions only
+// when it was given.
 func TestSimulateDecide(t *testing.T) {
 	for _, tc := range []struct {
-		decide, want string
-	}{{"", "events"}, {"policy", "events"}, {"cycle", "cycle"}, {"events", "events"}} {
-		args := simArgs("--schedulers", "prio", "--format", "json")
-		if tc.decide != "" {
-			args = append(args, "--decisions", tc.decide)
-		}
-		out, _, err := runCLI(t, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep struct {
-			Config map[string]any
-			Runs   []struct{ Params map[string]any }
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != 1 {
-			t.Fatalf("--decisions %q: %v in\n%s", tc.decide, err, out)
-		}
-		if got := rep.Runs[0].Params["decisions"]; got != tc.want {
-			t.Errorf("--decisions %q: the run decided %v, want %s", tc.decide, got, tc.want)
-		}
-		if got, ok := rep.Config["decisions"]; ok != (tc.decide == "cycle" || tc.decide == "events") || ok && got != tc.decide {
-			t.Errorf("--decisions %q: config decide %v (set %v)", tc.decide, got, ok)
-		}
+		name      string
+		scheduler string
+		args      []string
+		want      string
+		derived   bool
+	}{
+		{"prio by default", "prio", nil, "events", false},
+		{"prio, policy", "prio", []string{"--decisions", "policy"}, "events", false},
+		{"prio, cycle", "prio", []string{"--decisions", "cycle"}, "cycle", false},
+		{"prio, events", "prio", []string{"--decisions", "events"}, "events", false},
+		{"prio, an interval", "prio", []string{"--interval", "60s"}, "events", false},
+		{"3sigma by default: derived", "3sigma", nil, "events", true},
+		{"3sigma, policy: derived", "3sigma", []string{"--decisions", "policy"}, "events", true},
+		{"3sigma, an interval: its cycle", "3sigma", []string{"--interval", "60s"}, "cycle", false},
+		{"3sigma, cycle", "3sigma", []string{"--decisions", "cycle"}, "cycle", false},
+		{"3sigma, events", "3sigma", []string{"--decisions", "events"}, "events", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runCLI(t, append(simArgs("--schedulers", tc.scheduler, "--format", "json"), tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Config map[string]any
+				Runs   []struct{ Params map[string]any }
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != 1 {
+				t.Fatalf("%v in\n%s", err, out)
+			}
+			p := rep.Runs[0].Params
+			if got := p["decisions"]; got != tc.want {
+				t.Errorf("the run decided %v, want %s", got, tc.want)
+			}
+			why, _ := p["decisions_reason"].(string)
+			if tc.derived != (why != "") || tc.derived && !strings.HasPrefix(why, tc.want+": a 60 s cycle alone would miss") {
+				t.Errorf("decisions_reason %q (derived: want %v)", why, tc.derived)
+			}
+			given := ""
+			if len(tc.args) == 2 && tc.args[0] == "--decisions" && tc.args[1] != "policy" {
+				given = tc.args[1]
+			}
+			if got, ok := rep.Config["decisions"]; ok != (given != "") || ok && got != given {
+				t.Errorf("config decisions %v (set %v), want %q", got, ok, given)
+			}
+		})
+	}
+}
+
+// TestSimulateDerivedTable: the table marks a derived timing and says why
+// under it.
+func TestSimulateDerivedTable(t *testing.T) {
+	out, _, err := runCLI(t, simArgs("--schedulers", "3sigma,prio")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, " events* ") || !strings.Contains(out, "\n* derived from the workload: events: a 60 s cycle alone would miss ") {
+		t.Errorf("no derived timing in the table:\n%s", out)
 	}
 }
 

@@ -5,20 +5,25 @@
 package registry
 
 import (
+	"time"
+
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/backfill"
 	"github.com/plannerhq/planner/planner/gs"
 	"github.com/plannerhq/planner/planner/prio"
 	"github.com/plannerhq/planner/planner/slearn"
 	"github.com/plannerhq/planner/planner/threesigma"
+	"github.com/plannerhq/planner/workloads"
 )
 
 // Default is the table, in report order: the 3Sigma paper's comparison
 // (Table 1 and the §6.2 variants, then prio) is the default set; the other
 // baselines follow. The planners (the 3sigma variants) decide at their
-// cycle, as the paper's do; every other policy decides at each arrival
-// and completion too (planner.OnEvents), as EASY and Slurm's main
-// scheduler do. Every call returns a fresh table.
+// cycle, as the paper's do, unless a run gives neither the timing nor the
+// interval: then they decide on events when the workload's SLO jobs have
+// less slack than the cycle (threesigma.TimingFor). Every other policy
+// decides at each arrival and completion too (planner.OnEvents), as EASY
+// and Slurm's main scheduler do. Every call returns a fresh table.
 func Default() planner.Registry {
 	return planner.Registry{
 		sigma(threesigma.Name3Sigma, "3σSched: 3σPredict's runtime distributions, adaptive over-estimate handling"),
@@ -33,8 +38,9 @@ func Default() planner.Registry {
 			New: func(o planner.Options) (planner.Scheduler, error) {
 				return threesigma.NewHybrid(o)
 			},
-			Reads: threesigma.Reads(threesigma.Name3Sigma),
-			Tasks: true,
+			Reads:     threesigma.Reads(threesigma.Name3Sigma),
+			Tasks:     true,
+			TimingFor: plannerTiming,
 		},
 		{
 			Name:    prio.Name,
@@ -125,8 +131,17 @@ func sigma(variant, summary string) planner.Policy {
 		New: func(o planner.Options) (planner.Scheduler, error) {
 			return threesigma.New(variant, o)
 		},
-		Reads:   threesigma.Reads(variant),
-		Default: true,
-		Tasks:   true,
+		Reads:     threesigma.Reads(variant),
+		Default:   true,
+		Tasks:     true,
+		TimingFor: plannerTiming,
 	}
+}
+
+// plannerTiming is the planners' timing when a run gives neither the
+// timing nor the interval: on events when the wait for the cycle alone
+// would make SLO jobs of the workload miss (threesigma.TimingFor).
+func plannerTiming(history []workloads.Job, interval time.Duration) (planner.Timing, string) {
+	t := threesigma.TimingFor(history, interval)
+	return t.Decisions, t.Reason()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/threesigma"
@@ -44,15 +45,28 @@ func TestTable(t *testing.T) {
 			t.Errorf("%s does not read the solver settings", v)
 		}
 	}
-	// The planners (3sigma-hybrid too) decide at their cycle, as 3Sigma's does; the
-	// heuristics (prio, backfill, GS and SLearn) at every event too.
+	// The planners (3sigma-hybrid too) decide at their cycle, as 3Sigma's
+	// does, or as the workload asks when a run sets neither timing nor
+	// interval; the heuristics (prio, backfill, GS and SLearn) at every
+	// event too.
+	short := []workloads.Job{{Class: workloads.SLO, Nodes: 1, Runtime: 100, Deadline: 110}}
 	for _, p := range reg {
+		planning := slices.Contains(threesigma.Variants(), p.Name) || p.Name == threesigma.Name3SigmaHybrid
 		want := planner.OnEvents
-		if slices.Contains(threesigma.Variants(), p.Name) || p.Name == threesigma.Name3SigmaHybrid {
+		if planning {
 			want = planner.OnCycle
 		}
 		if p.Decisions != want {
 			t.Errorf("%s decides %s, want %s", p.Name, p.Decisions, want)
+		}
+		if planning != (p.TimingFor != nil) {
+			t.Errorf("%s derives its timing: %v, want %v", p.Name, p.TimingFor != nil, planning)
+			continue
+		}
+		if planning {
+			if tm, why := p.TimingFor(short, time.Minute); tm != planner.OnEvents || why == "" {
+				t.Errorf("%s on slack 10 s at a 60 s cycle: %s (%q), want events", p.Name, tm, why)
+			}
 		}
 	}
 	if err := reg.Check([]string{"3sigma", "nope"}); !errors.Is(err, planner.ErrUnknownScheduler) {
