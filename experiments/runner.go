@@ -30,6 +30,11 @@ type RunConfig struct {
 	// Sim.Interval, and its run reports why. A caller sets it when it was
 	// given neither the timing nor the interval.
 	DeriveTiming bool
+	// SharedTiming, with DeriveTiming, is the derived timing of every
+	// deriving policy instead of its own rule on in.History: a sweep
+	// derives one for all its points (SweepTiming), so that they compare
+	// like with like.
+	SharedTiming *SharedTiming
 	// Seed of the workload, reported with every run.
 	Seed uint64
 	// Params are reported with every run.
@@ -203,6 +208,8 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 	switch {
 	case cfg.Decisions != nil:
 		sc.Decisions = *cfg.Decisions
+	case cfg.DeriveTiming && pol.TimingFor != nil && cfg.SharedTiming != nil:
+		sc.Decisions, reason = cfg.SharedTiming.Decisions, cfg.SharedTiming.Reason
 	case cfg.DeriveTiming && pol.TimingFor != nil:
 		sc.Decisions, reason = pol.TimingFor(in.History, time.Duration(sc.Interval*float64(time.Second)))
 	}
@@ -247,4 +254,43 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 	}
 	return &RunResult{Scheduler: name, Workload: in.Name, Seed: cfg.Seed, Params: p,
 		Metrics: m, Sim: res}, nil
+}
+
+// SharedTiming is one derived decision timing for the deriving policies
+// of several comparisons (RunConfig.SharedTiming), and why.
+type SharedTiming struct {
+	Decisions planner.Timing
+	Reason    string
+}
+
+// SweepTiming derives one timing for the deriving policies among
+// schedulers over the inputs of a sweep's points (labels name them in the
+// reason): events when the rule asks for events at any point, since a
+// timing that changes from one point to the next would confound what the
+// sweep varies (the planners decide on events below 100% deadline slack
+// on the Google-like workload and at the cycle above); the cycle when no
+// point needs events. It is nil when no scheduler derives its timing.
+func SweepTiming(reg planner.Registry, schedulers []string, inputs []Input, intervals []time.Duration, labels []string) *SharedTiming {
+	var derive func([]workloads.Job, time.Duration) (planner.Timing, string)
+	for _, name := range schedulers {
+		if pol, ok := reg.Lookup(name); ok && pol.TimingFor != nil {
+			derive = pol.TimingFor
+			break
+		}
+	}
+	if derive == nil || len(inputs) == 0 {
+		return nil
+	}
+	var first *SharedTiming
+	for i, in := range inputs {
+		t, why := derive(in.History, intervals[i])
+		st := &SharedTiming{Decisions: t, Reason: fmt.Sprintf("%s (at %s; one timing for every point of the sweep)", why, labels[i])}
+		if t == planner.OnEvents {
+			return st
+		}
+		if first == nil {
+			first = st
+		}
+	}
+	return first
 }

@@ -86,3 +86,49 @@ func TestRunDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepTiming: a sweep's deriving policies get one timing over all its
+// points, events as soon as one point asks for it; a sweep of schedulers
+// that derive nothing gets none, and a shared timing replaces a policy's
+// own rule in a run.
+func TestSweepTiming(t *testing.T) {
+	newPrio := func(planner.Options) (planner.Scheduler, error) { return prio.New(prio.Options{}), nil }
+	// The rule: events when the history holds more than one job.
+	rule := func(h []workloads.Job, iv time.Duration) (planner.Timing, string) {
+		if len(h) > 1 {
+			return planner.OnEvents, "events: many"
+		}
+		return planner.OnCycle, "cycle: few"
+	}
+	reg := planner.Registry{{Name: "plain", New: newPrio}, {Name: "deriving", New: newPrio, TimingFor: rule}}
+	one, two := Input{History: jobsOf(newJob(0, 0, 1, 10))}, Input{History: jobsOf(newJob(0, 0, 1, 10), newJob(1, 0, 1, 10))}
+	iv := []time.Duration{time.Minute, time.Minute, time.Minute}
+	labels := []string{"a", "b", "c"}
+	for _, tc := range []struct {
+		name       string
+		schedulers []string
+		inputs     []Input
+		want       *SharedTiming
+	}{
+		{"no point asks for events", []string{"plain", "deriving"}, []Input{one, one}, &SharedTiming{planner.OnCycle, "cycle: few (at a; one timing for every point of the sweep)"}},
+		{"the second point asks", []string{"deriving"}, []Input{one, two, one}, &SharedTiming{planner.OnEvents, "events: many (at b; one timing for every point of the sweep)"}},
+		{"nothing derives", []string{"plain"}, []Input{two}, nil},
+		{"no point", []string{"deriving"}, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := SweepTiming(reg, tc.schedulers, tc.inputs, iv[:len(tc.inputs)], labels[:len(tc.inputs)])
+			if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+				t.Errorf("SweepTiming = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	in := Input{Cluster: cluster(4), Jobs: jobsOf(newJob(0, 10, 2, 100)), History: two.History, Window: 100}
+	runs, err := Run(context.Background(), in, reg, RunConfig{Schedulers: []string{"deriving"}, Sim: SimConfig{Interval: 60},
+		DeriveTiming: true, SharedTiming: &SharedTiming{planner.OnCycle, "cycle: shared"}, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := runs[0].Params; p.Decisions != "cycle" || p.DecisionsReason != "cycle: shared" {
+		t.Errorf("with a shared timing the run decided %q (%q), want the shared cycle", p.Decisions, p.DecisionsReason)
+	}
+}

@@ -486,6 +486,41 @@ type sweepConfig struct {
 type pointConfig struct {
 	simulateConfig
 	WorkloadSHA256 string `json:"workload_sha256,omitempty"`
+	// PlannerTiming is the sweep's derived timing of the planners
+	// (sweepTiming), which depends on the other points too.
+	PlannerTiming string `json:"planner_timing,omitempty"`
+}
+
+// sweepTiming derives one decision timing for the planners over every
+// point of the sweep (experiments.SweepTiming), loading each point's
+// input once more; nil when the planners' timing is given (--decisions or
+// --interval) or no scheduler derives one.
+func (p *sweepPlan) sweepTiming() (*experiments.SharedTiming, error) {
+	derives := slices.ContainsFunc(p.base.schedulers, func(name string) bool {
+		pol, ok := p.reg.Lookup(name)
+		return ok && pol.TimingFor != nil
+	})
+	if !derives {
+		return nil, nil
+	}
+	var (
+		inputs    []experiments.Input
+		intervals []time.Duration
+		labels    []string
+	)
+	for i, pf := range p.points {
+		in, rc, err := pf.prepare()
+		if err != nil {
+			return nil, err
+		}
+		if !rc.DeriveTiming {
+			return nil, nil
+		}
+		inputs = append(inputs, in)
+		intervals = append(intervals, time.Duration(rc.Sim.Interval*float64(time.Second)))
+		labels = append(labels, fmt.Sprintf("--%s %s, seed %d", p.flag, p.values[i/len(p.seeds)], pf.seed))
+	}
+	return experiments.SweepTiming(p.reg, p.base.schedulers, inputs, intervals, labels), nil
 }
 
 func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
@@ -498,9 +533,16 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 	files := map[string]fileFacts{}
 	sw := &experiments.Sweep{Schedulers: b.schedulers, Registry: p.reg, Dir: b.out, Parallel: b.parallel,
 		Deterministic: b.deterministic, Progress: p.Progress, Code: p.prov.Executable, Provenance: p.prov}
+	shared, err := p.sweepTiming()
+	if err != nil {
+		return err
+	}
 	for i, pf := range p.points {
 		cfg := pointConfig{simulateConfig: pf.effectiveConfig()}
 		cfg.Schedulers = nil
+		if shared != nil {
+			cfg.PlannerTiming = shared.Decisions.String()
+		}
 		if !pf.generated() {
 			ff, ok := files[pf.workload]
 			if !ok {
@@ -530,6 +572,7 @@ func (p *sweepPlan) run(ctx context.Context, stdout io.Writer) error {
 		sw.Points = append(sw.Points, experiments.SweepPoint{Value: p.flag + "=" + value, Seed: pf.seed, Config: cfg, Param: param,
 			Load: func() (experiments.Input, experiments.RunConfig, error) {
 				in, rc, err := pf.prepare()
+				rc.SharedTiming = shared
 				return in, rc, err
 			},
 			Registry: p.reg})

@@ -368,3 +368,38 @@ func TestSweepWorkloadsCSV(t *testing.T) {
 		t.Errorf("csv:\n%s", out)
 	}
 }
+
+// TestSweepOneTiming: on its own the rule puts the planners on the cycle
+// at 180% deadline slack and on events at 20%; a sweep over both gives
+// every point events, says so in each run, and keys its stored runs by it.
+func TestSweepOneTiming(t *testing.T) {
+	for _, tc := range []struct {
+		slack, want string
+	}{{"180", "cycle"}, {"20,180", "events"}} {
+		t.Run(tc.slack, func(t *testing.T) {
+			out, err := sweepCLI(t, registry.Default(), "--nodes", "16", "--hours", "0.2", "--schedulers", "3sigma", "--quiet",
+				"--vary", "slack="+tc.slack, "--format", "json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Runs []struct {
+					Params struct {
+						Decisions       string
+						DecisionsReason string `json:"decisions_reason"`
+						Sweep           struct{ Value string }
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Runs) != strings.Count(tc.slack, ",")+1 {
+				t.Fatalf("%v in\n%s", err, out)
+			}
+			for _, r := range rep.Runs {
+				p := r.Params
+				if p.Decisions != tc.want || !strings.Contains(p.DecisionsReason, "one timing for every point of the sweep") {
+					t.Errorf("slack %s decided %q (%q), want %s for the whole sweep", p.Sweep.Value, p.Decisions, p.DecisionsReason, tc.want)
+				}
+			}
+		})
+	}
+}
