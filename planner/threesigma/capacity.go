@@ -45,6 +45,9 @@ func (c *cycle) capacity() error {
 		}
 		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt || r.Job.TaskLevel() {
 			fixed = append(fixed, d)
+			if err := c.holdReserved(d); err != nil {
+				return fmt.Errorf("running job %d: %w", r.Job.ID, err)
+			}
 			continue
 		}
 		rrc, err := utility.RRC(d.Dist, elapsed, c.checkT, nil)
