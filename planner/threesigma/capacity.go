@@ -45,9 +45,6 @@ func (c *cycle) capacity() error {
 		}
 		if r.Job.Class != workloads.BestEffort || c.s.cfg.NoPreempt || r.Job.TaskLevel() {
 			fixed = append(fixed, d)
-			if err := c.holdReserved(d); err != nil {
-				return fmt.Errorf("running job %d: %w", r.Job.ID, err)
-			}
 			continue
 		}
 		rrc, err := utility.RRC(d.Dist, elapsed, c.checkT, nil)
@@ -61,6 +58,7 @@ func (c *cycle) capacity() error {
 		c.keeps = append(c.keeps, keep{run: r, nodes: d.Nodes, rrc: rrc, value: v, z: -1})
 	}
 
+	c.fixed = fixed
 	var err error
 	c.C, err = utility.Capacity(c.gNodes, fixed, c.checkT, make([]float64, ng*nk))
 	if err != nil {

@@ -41,11 +41,8 @@ type cycle struct {
 	// capacity: C[g·len(checks)+k], expected free nodes of group g at check k
 	// once the non-preemptible running jobs are accounted for.
 	C []float64
-	// Cres: the free nodes of group g at check k for a reservation
-	// (reserve.go), Cres[g·len(checks)+k]: a non-preemptible running job
-	// counts whole while it runs past the check with probability ≥
-	// ReserveTol. Nil with Config.NoReserve.
-	Cres  []float64
+	// fixed are the running jobs the plan cannot preempt, by group.
+	fixed []utility.Running
 	keeps []keep
 
 	jobs []*pjob

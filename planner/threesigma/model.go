@@ -227,7 +227,9 @@ func (c *cycle) model() error {
 		m.AddRow("", ri, rc, solver.LE, rhs[i])
 	}
 	if !c.s.cfg.NoReserve {
-		c.reserveRows(m, checkOf)
+		if err := c.reserveRows(m, checkOf); err != nil {
+			return err
+		}
 	}
 	breakTies(m)
 	c.m = m

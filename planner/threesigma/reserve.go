@@ -1,6 +1,8 @@
 package threesigma
 
 import (
+	"fmt"
+
 	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/utility"
 	"github.com/plannerhq/planner/workloads"
@@ -30,15 +32,17 @@ import (
 //	  ≤ max(0, Σ_{g∈G} Cres[g,p] − k)
 //
 // where Cres counts a non-preemptible running job whole at p under the
-// same rule (holdReserved). The row does not hold the job's own options:
+// same rule (heldFree). The row does not hold the job's own options:
 // it may start earlier, or later when the plan chooses (its own rows and
 // CommitPenalty price that); what it stops is other jobs started now
 // taking the nodes it will need. Running best-effort jobs enter by their
 // expected use, as in the capacity rows: they may be preempted for it.
 // This departs from §4.3, where every row is in expectation; 3Sigma's
 // plan is re-made every cycle and holds nothing.
-func (c *cycle) reserveRows(m *solver.Model, checkOf []int) {
+func (c *cycle) reserveRows(m *solver.Model, checkOf []int) error {
 	nk := len(c.checks)
+	cres := make([][]float64, nk) // per check: heldFree, made at first use
+	var err error
 	all := make([]int, len(c.parts))
 	for g := range all {
 		all[g] = g
@@ -62,15 +66,16 @@ func (c *cycle) reserveRows(m *solver.Model, checkOf []int) {
 				G = pg
 			}
 		}
+		if cres[kp] == nil {
+			if cres[kp], err = c.heldFree(kp); err != nil {
+				return fmt.Errorf("reservation of job %d: %w", pj.p.Job.ID, err)
+			}
+		}
 		clear(in)
 		rhs := -float64(pj.p.Job.Nodes)
 		for _, g := range G {
 			in[g] = true
-			if c.Cres == nil {
-				rhs += float64(c.gNodes[g]) // no job holds nodes for good
-			} else {
-				rhs += c.Cres[g*nk+kp]
-			}
+			rhs += cres[kp][g]
 		}
 		var idx []int
 		var coef []float64
@@ -116,36 +121,30 @@ func (c *cycle) reserveRows(m *solver.Model, checkOf []int) {
 		}
 		m.AddRow("", idx, coef, solver.LE, max(0, rhs))
 	}
+	return nil
 }
 
-// holdReserved takes a non-preemptible running job d out of Cres (made
-// here at first use, all nodes free): at each check it holds its nodes
-// whole while P(still running | elapsed) ≥ ReserveTol, and in expectation
-// after that.
-func (c *cycle) holdReserved(d utility.Running) error {
-	if c.s.cfg.NoReserve {
-		return nil
+// heldFree is Cres at check k, per group: the group's nodes less those of
+// the non-preemptible running jobs, each counted whole while
+// P(still running at k | elapsed) ≥ ReserveTol and by that probability
+// after.
+func (c *cycle) heldFree(k int) ([]float64, error) {
+	free := make([]float64, len(c.parts))
+	for g, n := range c.gNodes {
+		free[g] = float64(n)
 	}
-	nk := len(c.checks)
-	if c.Cres == nil {
-		c.Cres = make([]float64, len(c.parts)*nk)
-		for g, n := range c.gNodes {
-			for k := range nk {
-				c.Cres[g*nk+k] = float64(n)
-			}
+	at := c.checkT[k : k+1]
+	u := make([]float64, 1)
+	for _, d := range c.fixed {
+		if _, err := utility.RRC(d.Dist, d.Elapsed, at, u); err != nil {
+			return nil, err
+		}
+		if u[0] >= ReserveTol {
+			u[0] = 1
+		}
+		for g, n := range d.Nodes {
+			free[g] -= float64(n) * u[0]
 		}
 	}
-	rrc, err := utility.RRC(d.Dist, d.Elapsed, c.checkT, nil)
-	if err != nil {
-		return err
-	}
-	for g, n := range d.Nodes {
-		for k, u := range rrc {
-			if u >= ReserveTol {
-				u = 1
-			}
-			c.Cres[g*nk+k] -= float64(n) * u
-		}
-	}
-	return nil
+	return free, nil
 }

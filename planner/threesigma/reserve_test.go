@@ -1,9 +1,11 @@
 package threesigma
 
 import (
+	"math"
 	"slices"
 	"testing"
 
+	"github.com/plannerhq/planner/distributions"
 	"github.com/plannerhq/planner/planner"
 	"github.com/plannerhq/planner/planner/plannertest"
 )
@@ -60,4 +62,45 @@ func started(d *planner.Decision) []int {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// TestHeldFree checks Cres against its closed form: 8 nodes, slices of
+// 10 s; SLO job 1 holds 4 nodes with a runtime uniform on [0, 205] s. At
+// 60 s it has run 60 s, so P(still running t s later) = (145 − t)/145: at
+// 130 s that is 0.103 ≥ ReserveTol and the job counts whole (4 nodes
+// free); at 140 s it is 0.0345 and counts by it (8 − 4·5/145); at 150 s
+// it has ended.
+func TestHeldFree(t *testing.T) {
+	s, err := NewCustom(Name3Sigma, Config{Slice: 10}, fixedEstimator{1: distributions.Uniform{Lo: 0, Hi: 205}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[float64]float64{0: 4, 130: 4, 140: 8 - 4*5.0/145, 150: 8}
+	seen := 0
+	s.inspect = func(c *cycle) {
+		if c.st.Now != 60 {
+			return
+		}
+		for k, at := range c.checkT {
+			w, ok := want[at]
+			if !ok {
+				continue
+			}
+			free, err := c.heldFree(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(free[0]-w) > 1e-9 {
+				t.Errorf("heldFree %v s ahead = %v, want %v", at, free[0], w)
+			}
+			seen++
+		}
+	}
+	h := plannertest.New(t, s, []int{8}, 60)
+	h.Submit(newJob(1).Nodes(4).Runtime(200).SLO(1000).Value(1000).Job())
+	h.Step()
+	h.Step()
+	if seen != len(want) {
+		t.Errorf("checked %d of the %d times", seen, len(want))
+	}
 }
