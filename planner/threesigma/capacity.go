@@ -58,6 +58,7 @@ func (c *cycle) capacity() error {
 		c.keeps = append(c.keeps, keep{run: r, nodes: d.Nodes, rrc: rrc, value: v, z: -1})
 	}
 
+	c.fixed = fixed
 	var err error
 	c.C, err = utility.Capacity(c.gNodes, fixed, c.checkT, make([]float64, ng*nk))
 	if err != nil {

@@ -95,6 +95,12 @@ const (
 	// overbook a partition by less than CoefTol per node in a future slice,
 	// far below one node; slice 0 is always exact.
 	CoefTol = 1e-3
+	// ReserveTol: at an SLO job's reservation a job (started now, or
+	// running and not preemptible) counts its whole gang while it runs
+	// past the reservation with at least this probability: the 95th
+	// percentile of its runtime, as EASY backfilling uses a job's
+	// requested time (reserve.go).
+	ReserveTol = 0.05
 	// UtilTol: an option whose expected utility is below UtilTol × the job's
 	// value counts as zero-utility and is dropped (DESIGN.md).
 	UtilTol = 1e-6
@@ -195,6 +201,10 @@ type Config struct {
 	// (a 98-node SLO job slipped for 35 minutes with ~90 nodes idle, then
 	// missed its deadline). Default DefaultCommitPenalty; negative means none.
 	CommitPenalty float64
+	// NoReserve drops the reservation rows (reserve.go): the planned start
+	// of an SLO job then holds its nodes only in expectation, and start-now
+	// options of other jobs may take them.
+	NoReserve bool
 	// NoPreempt disables the keep-variables of running best-effort jobs.
 	NoPreempt bool
 	// LostWork weighs the work a running best-effort job has done in its

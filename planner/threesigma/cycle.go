@@ -40,7 +40,9 @@ type cycle struct {
 
 	// capacity: C[g·len(checks)+k], expected free nodes of group g at check k
 	// once the non-preemptible running jobs are accounted for.
-	C     []float64
+	C []float64
+	// fixed are the running jobs the plan cannot preempt, by group.
+	fixed []utility.Running
 	keeps []keep
 
 	jobs []*pjob

@@ -46,6 +46,7 @@ func (c *cycle) decode() error {
 		if x[o.x] > 0.5 {
 			info := c.jobs[o.job].info
 			info.planned, info.hasPlan = c.abs+int64(o.start), true
+			info.plannedAll = c.jobs[o.job].sets[o.set].all
 			if o.start > 0 {
 				dec.Plan = append(dec.Plan, c.plannedStart(o))
 			}

@@ -28,6 +28,8 @@ const capTol = 1e-6
 //
 // x and z binary, y integer. z_i keeps running best-effort job i (its
 // objective V_i is its remaining expected utility; z_i = 0 preempts it).
+// Unless Config.NoReserve, a row per planned SLO start keeps its nodes
+// from jobs started now (reserveRows).
 //
 // Size. Rows per group are kept for the first Config.RackSlices slices only
 // (by default slice 0: what is enacted now is packed onto real partitions
@@ -223,6 +225,11 @@ func (c *cycle) model() error {
 			continue
 		}
 		m.AddRow("", ri, rc, solver.LE, rhs[i])
+	}
+	if !c.s.cfg.NoReserve {
+		if err := c.reserveRows(m, checkOf); err != nil {
+			return err
+		}
 	}
 	breakTies(m)
 	c.m = m

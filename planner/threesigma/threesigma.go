@@ -85,6 +85,8 @@ type jobInfo struct {
 	// cycle's plan left it out.
 	planned int64
 	hasPlan bool
+	// plannedAll: the plan starts it on all partitions (slowed).
+	plannedAll bool
 }
 
 // extension is the under-estimate state of a running job (3Sigma §4.2):
