@@ -49,11 +49,8 @@ func runBenchSolver(args []string, stdout, stderr io.Writer) (err error) {
 		fmt.Fprintln(fs.Output(), "Usage: planner bench solver [flags]\n\nSolves random 3Sigma-shaped MILPs (rack formulation) with each backend and\nprints status, objective, LP bound, gap to the bound, share of the best answer\nand wall time per solver and seed, then a summary per solver and size.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, "bench solver"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("bench solver: unexpected argument %q", fs.Arg(0))}
 	}
 	if config != "" {
 		if err := applyConfigFile(fs, config); err != nil {

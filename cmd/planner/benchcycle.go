@@ -75,11 +75,8 @@ is linear or better). Wall times depend on the machine's load.
 Flags:`)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, "bench cycle"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("bench cycle: unexpected argument %q", fs.Arg(0))}
 	}
 	if config != "" {
 		if err := applyConfigFile(fs, config); err != nil {

@@ -144,3 +144,15 @@ func (o *onceString) Type() string { return "string" }
 type givenTwice struct{ first string }
 
 func (e givenTwice) Error() string { return fmt.Sprintf("given twice (first %q)", e.first) }
+
+// parseNoArgs is parseFlags for a command that takes no arguments besides
+// its flags: a positional one is a usage error naming cmd.
+func parseNoArgs(fs *pflag.FlagSet, args []string, cmd string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))}
+	}
+	return nil
+}

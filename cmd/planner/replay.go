@@ -64,11 +64,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(fs.Output(), replayUsage)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, "replay"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("replay: unexpected argument %q", fs.Arg(0))}
 	}
 	f.workloadFlags.noteGiven(fs)
 	if err := f.validate(); err != nil {

@@ -79,11 +79,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(fs.Output(), serveUsage)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, "serve"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))}
 	}
 	cfg, err := f.config()
 	if err != nil {

@@ -67,11 +67,8 @@ func runSlurmBridge(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(fs.Output(), slurmBridgeUsage)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args, "slurm-bridge"); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("slurm-bridge: unexpected argument %q", fs.Arg(0))}
 	}
 	if err := f.validate(); err != nil {
 		return usageError{err}
