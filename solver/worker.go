@@ -72,15 +72,6 @@ func RunWorkerIfRequested() {
 	os.Exit(0)
 }
 
-// workerEngines are the engines a worker can run, by name.
-func workerEngines() map[string]engine {
-	e := cgoEngines()
-	if haveCLP() {
-		e[lpEngineName] = lpEngine
-	}
-	return e
-}
-
 // frameSender writes frames to the parent, serialised and throttled.
 type frameSender struct {
 	mu       sync.Mutex
@@ -170,9 +161,9 @@ func serveWorker(in *os.File, out *os.File) error {
 func serveRequest(req *workerRequest, w *wireWriter) error {
 	traceMark("child", "request-read")
 	send := &frameSender{w: w}
-	eng, ok := workerEngines()[req.Engine]
-	if !ok {
-		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
+	row, ok := lookup(req.Engine)
+	if !ok || row.worker == nil {
+		return send.final(nil, fmt.Errorf("%w %q in a worker of this build", ErrUnknown, req.Engine))
 	}
 	ctx := context.Background()
 	if req.Deadline != 0 && !req.Settings.Deterministic {
@@ -199,7 +190,7 @@ func serveRequest(req *workerRequest, w *wireWriter) error {
 	if s.TimeLimit > 0 && req.Deadline != 0 && !s.Deterministic {
 		s.TimeLimit = max(wallUntil(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
 	}
-	res, err := eng(ctx, req.Model, &s, send.incumbent)
+	res, err := row.worker(ctx, req.Model, &s, send.incumbent)
 	traceMark("child", "engine-done")
 	close(stop)
 	<-flushed // no frame of this request after its final one
@@ -223,10 +214,10 @@ type workerAnswer struct {
 	failure error       // the engine's error, or a worker that exited in error without a final answer
 }
 
-// runInWorker runs engine name on m in a child process until the deadline
-// (start + s.TimeLimit, or ctx's deadline when earlier; start being when the
-// caller's Solve began), killing the child if it is still running then, and
-// returns what it sent.
+// runInWorker runs the worker engine of backend name (backendRow.worker)
+// on m in a child process until the deadline (start + s.TimeLimit, or
+// ctx's deadline when earlier; start being when the caller's Solve began),
+// killing the child if it is still running then, and returns what it sent.
 func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*workerAnswer, error) {
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
@@ -321,12 +312,10 @@ loop:
 		}
 	}
 	traceMark("parent", "answers-in")
-	// A worker that sent its final LP answer in time, its request written
-	// whole, waits for the next one: it is kept idle (keepIdle). Only the
-	// LP engine's (every clp solve's) workers are reused: whether CBC and
-	// lp_solve leave state behind that changes a later solve in the same
-	// process has not been checked, so a worker that ran them is closed.
-	if a.final != nil && !a.killed && name == lpEngineName {
+	// A worker that sent its final answer in time, its request written
+	// whole, waits for the next one: it is kept idle (keepIdle) when the
+	// backend's row allows it (backendRow.reuse: clp's LP only).
+	if row, _ := lookup(name); a.final != nil && !a.killed && row != nil && row.reuse {
 		if err := <-written; err == nil {
 			keepIdle(w)
 			return a, nil
@@ -350,7 +339,7 @@ loop:
 	return a, nil
 }
 
-// solveInWorker runs engine name on m in a child process (runInWorker) and
+// solveInWorker runs backend name on m in a child process (runInWorker) and
 // returns the best verified answer it reported by the deadline.
 func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
 	a, err := runInWorker(ctx, name, m, s, start)
