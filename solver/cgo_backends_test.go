@@ -543,7 +543,7 @@ func TestCBCWarmStart(t *testing.T) {
 }
 
 func TestCBCVersion(t *testing.T) {
-	v := cLibraryVersions()
+	v := LibraryVersions()
 	t.Logf("%v", v)
 	if v["cbc"] != "CBC 2.10.8" || !strings.HasPrefix(v["clp"], "CLP 1.17") || !strings.HasPrefix(v["lpsolve"], "lp_solve 5.5") {
 		t.Errorf("versions %v", v)

@@ -22,35 +22,10 @@ func (clpSolver) Solve(ctx context.Context, m *Model, s *Settings) (*Result, err
 	return solveInProcess(ctx, CLPName, m, s, relaxInWorker)
 }
 
-// lpEngineName is the worker engine that solves an LP relaxation for
-// clpSolver; it is not a backend.
-const lpEngineName = "lp"
-
-// lpEngine is the worker side of relaxInWorker: relaxCLP, its answer sent
-// back as a final frame whose status says what it is (Optimal: an optimal
-// LP answer and its objective; Feasible: a primal-feasible point at the
-// time limit; Infeasible; NoSolution).
-func lpEngine(ctx context.Context, m *Model, s *Settings, _ func([]float64)) (*Result, error) {
-	lp, err := relaxCLP(ctx, m, s)
-	if err != nil {
-		return nil, err
-	}
-	r := &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: lp.TimeLimited, X: lp.X}
-	switch {
-	case lp.Optimal:
-		r.Status, r.Objective, r.Bound = Optimal, lp.Objective, lp.Objective
-	case lp.Infeasible:
-		r.Status = Infeasible
-	case lp.X != nil:
-		r.Status = Feasible
-	}
-	return r, nil
-}
-
 // relaxInWorker solves the LP relaxation of m with CLP in a child process
-// (lpEngine), killed at ctx's deadline.
+// (the clp row's worker engine, lpEngine), killed at ctx's deadline.
 func relaxInWorker(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error) {
-	a, err := runInWorker(ctx, lpEngineName, m, &Settings{Deterministic: s.Deterministic}, wallNow())
+	a, err := runInWorker(ctx, CLPName, m, &Settings{Deterministic: s.Deterministic}, wallNow())
 	if err != nil {
 		return nil, err
 	}

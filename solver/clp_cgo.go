@@ -83,6 +83,27 @@ var errLPUnbounded = errors.New("the LP relaxation (CLP) is unbounded")
 // clpVersion returns the version string of the linked CLP library.
 func clpVersion() string { return C.GoString(C.Clp_Version()) }
 
+// lpEngine is the worker side of relaxInWorker: relaxCLP, its answer sent
+// back as a final frame whose status says what it is (Optimal: an optimal
+// LP answer and its objective; Feasible: a primal-feasible point at the
+// time limit; Infeasible; NoSolution).
+func lpEngine(ctx context.Context, m *Model, s *Settings, _ func([]float64)) (*Result, error) {
+	lp, err := relaxCLP(ctx, m, s)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: lp.TimeLimited, X: lp.X}
+	switch {
+	case lp.Optimal:
+		r.Status, r.Objective, r.Bound = Optimal, lp.Objective, lp.Objective
+	case lp.Infeasible:
+		r.Status = Infeasible
+	case lp.X != nil:
+		r.Status = Feasible
+	}
+	return r, nil
+}
+
 // relaxCLP solves the LP relaxation of m (integrality dropped, bounds kept)
 // with CLP's primal simplex without presolve (SOLVERS.md: 0.19 s on the
 // 300-job rack model where the dual simplex took 10.8 s), or by sifting

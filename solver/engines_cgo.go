@@ -15,23 +15,8 @@ import (
 	"unsafe"
 )
 
-// cgoEngines returns the in-process engines that bind C libraries.
-func cgoEngines() map[string]engine {
-	return map[string]engine{"cbc": cbcEngine, "lpsolve": lpsolveEngine}
-}
-
-// cLibraryVersions reports the versions of the linked C libraries, read from
-// the libraries themselves at run time.
-func cLibraryVersions() map[string]string {
-	return map[string]string{
-		"cbc":     "CBC " + cbcVersion(),
-		"clp":     "CLP " + clpVersion(),
-		"lpsolve": "lp_solve " + lpsolveVersion(),
-	}
-}
-
-// haveCLP reports whether relaxCLP is backed by the CLP library.
-func haveCLP() bool { return true }
+// cgoBuild reports whether this binary links the C libraries.
+const cgoBuild = true
 
 // cgoModel is a Model copied into C memory in the layout the COIN-OR
 // libraries load: the matrix column-major (compressed sparse columns, row

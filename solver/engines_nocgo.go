@@ -2,21 +2,14 @@
 
 package solver
 
-import (
-	"context"
-	"fmt"
+// cgoBuild reports whether this binary links the C libraries.
+const cgoBuild = false
+
+// Without cgo no C library is linked. The bindings the backend table
+// (registry.go) names are nil here, and the table leaves out the rows that
+// need them: greedy alone remains.
+var (
+	cbcEngine, lpsolveEngine, lpEngine     engine
+	cbcVersion, clpVersion, lpsolveVersion func() string
+	relaxCLP                               relaxFunc
 )
-
-// cgoEngines is empty without cgo: the C libraries cannot be linked.
-func cgoEngines() map[string]engine { return map[string]engine{} }
-
-// cLibraryVersions is empty without cgo.
-func cLibraryVersions() map[string]string { return map[string]string{} }
-
-// haveCLP reports whether relaxCLP is backed by the CLP library.
-func haveCLP() bool { return false }
-
-// relaxCLP needs cgo.
-func relaxCLP(ctx context.Context, m *Model, s *Settings) (*lpRelaxation, error) {
-	return nil, fmt.Errorf("%w: clp (built without cgo)", ErrUnknown)
-}

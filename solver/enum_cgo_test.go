@@ -4,7 +4,6 @@ package solver
 
 import (
 	"context"
-	"sort"
 	"testing"
 	"time"
 )
@@ -12,18 +11,15 @@ import (
 // exactEngines must find the enumerated optimum on every small case.
 var exactEngines = map[string]bool{"cbc": true, "lpsolve": true}
 
-// forEachEngine runs f for every cgo engine of this build, in process, in
-// name order (the in-process backends are GreedySolver and clpSolver:
-// TestEnumGreedy, TestBackendsEnumerated).
+// forEachEngine runs f for the worker engine of every backend of this
+// build that solves whole in a worker, in process, in name order (the
+// in-process backends are GreedySolver and clpSolver: TestEnumGreedy,
+// TestBackendsEnumerated).
 func forEachEngine(t *testing.T, f func(t *testing.T, name string, eng engine)) {
-	engines := cgoEngines()
-	names := make([]string, 0, len(engines))
-	for n := range engines {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t.Run(n, func(t *testing.T) { f(t, n, engines[n]) })
+	for _, r := range builtRows() {
+		if r.placement == InWorker {
+			t.Run(r.name, func(t *testing.T) { f(t, r.name, r.worker) })
+		}
 	}
 }
 

@@ -6,9 +6,6 @@ import (
 	"time"
 )
 
-// GreedyName is the registry name of the pure-Go heuristic backend.
-const GreedyName = "greedy"
-
 // greedyFinishMargin is how long before its limit an in-process solve
 // stops its constructions: a construction in flight and the final check
 // of the answer finish in that time (the process backends get the same

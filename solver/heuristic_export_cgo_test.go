@@ -23,9 +23,5 @@ func RelaxForTest(ctx context.Context, m *Model) ([]float64, float64, error) {
 
 // CBCForTest runs the cbc engine in process under s.
 func CBCForTest(ctx context.Context, m *Model, s *Settings) (*Result, error) {
-	eng, ok := cgoEngines()["cbc"]
-	if !ok {
-		return nil, ErrUnknown
-	}
-	return eng(ctx, m, s, nil)
+	return cbcEngine(ctx, m, s, nil)
 }

@@ -33,6 +33,9 @@ func (t HeuristicForTest) Reduced() (*Model, int) { return t.h.reduced() }
 // model (CLP, in process; nil without cgo or when the LP has none), as the
 // clp backend uses it.
 func LPGuideForTest(ctx context.Context, m *Model) []float64 {
+	if _, ok := lookup(CLPName); !ok {
+		return nil
+	}
 	rm, _ := newHeuristic(m).reduced()
 	lp, err := relaxCLP(ctx, rm, nil)
 	if err != nil || lp == nil {

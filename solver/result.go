@@ -42,9 +42,11 @@ func ParseStatus(s string) (Status, error) {
 	return 0, fmt.Errorf("solver: unknown status %q", s)
 }
 
-// Sentinel errors; match them with errors.Is.
+// Sentinel errors; match them with errors.Is. A solve that proves its model
+// infeasible is no error: it returns a Result of Status Infeasible.
 var (
-	ErrInfeasible   = errors.New("solver: infeasible")
+	// ErrNoSolution is for callers that need an answer and got none
+	// (Status NoSolution or Infeasible); Solve itself does not return it.
 	ErrNoSolution   = errors.New("solver: no solution within the limit")
 	ErrInvalidModel = errors.New("solver: invalid model")
 	ErrUnknown      = errors.New("solver: unknown backend")

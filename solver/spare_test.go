@@ -35,7 +35,7 @@ func closeWorkers(t *testing.T, ws []*workerProc) {
 // TestSpareWorker: a solve takes an idle worker when one is alive, starts
 // a fresh one when the idle one has died, and leaves its worker idle.
 func TestSpareWorker(t *testing.T) {
-	if !haveCLP() {
+	if _, ok := lookup(CLPName); !ok {
 		t.Skip("no worker engine in this build")
 	}
 	closeWorkers(t, idleWorkers())
@@ -45,7 +45,7 @@ func TestSpareWorker(t *testing.T) {
 	m.AddRow("cap", []int{x, y}, []float64{1, 1}, LE, 1)
 	solve := func() {
 		t.Helper()
-		res, err := solveInWorker(context.Background(), lpEngineName, m, &Settings{TimeLimit: 5 * time.Second}, wallNow())
+		res, err := solveInWorker(context.Background(), CLPName, m, &Settings{TimeLimit: 5 * time.Second}, wallNow())
 		if err != nil || res.X == nil || res.Objective != 2 {
 			t.Fatalf("solve: %+v, %v", res, err)
 		}
@@ -93,7 +93,7 @@ func TestSpareWorker(t *testing.T) {
 // TestWorkerReused: solves one after another run in one worker process,
 // and its answers are a fresh worker's.
 func TestWorkerReused(t *testing.T) {
-	if !haveCLP() {
+	if _, ok := lookup(CLPName); !ok {
 		t.Skip("no worker engine in this build")
 	}
 	closeWorkers(t, idleWorkers())
@@ -114,7 +114,7 @@ func TestWorkerReused(t *testing.T) {
 	var pids []int
 	var answers [][]float64
 	for range 3 {
-		a, err := runInWorker(context.Background(), lpEngineName, m, &Settings{Deterministic: true}, wallNow())
+		a, err := runInWorker(context.Background(), CLPName, m, &Settings{Deterministic: true}, wallNow())
 		if err != nil || a.final == nil || a.failure != nil || len(a.final.X) != len(vars) {
 			t.Fatalf("solve: %+v, %v", a, err)
 		}
@@ -156,7 +156,7 @@ func TestWorkerReused(t *testing.T) {
 // worker has started does not wait for it; the worker, when it starts,
 // becomes the spare.
 func TestTakeWorkerUntilDeadline(t *testing.T) {
-	if !haveCLP() {
+	if _, ok := lookup(CLPName); !ok {
 		t.Skip("no worker engine in this build")
 	}
 	closeWorkers(t, idleWorkers())

@@ -1,8 +1,8 @@
 package solver
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"reflect"
@@ -74,7 +74,7 @@ func TestWorkerFinalWithoutAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	send := &frameSender{w: &wireWriter{w: bufio.NewWriter(w)}}
+	send := &frameSender{w: w}
 	if err := send.final(&Result{Status: NoSolution, Bound: math.NaN(), TimeLimited: true}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -85,4 +85,95 @@ func TestWorkerFinalWithoutAnswer(t *testing.T) {
 	if !ok || ev.kind != msgFinal || !ev.res.TimeLimited || ev.res.X != nil {
 		t.Fatalf("got %+v (ok %v), want a time-limited final without an answer", ev, ok)
 	}
+}
+
+// TestWireAnswersRoundTrip: the answer frames a worker sends reach the
+// parent as sent, in order, up to the final (or error) frame; a stream cut
+// anywhere yields only the frames whole before the cut.
+func TestWireAnswersRoundTrip(t *testing.T) {
+	final := Result{Status: Optimal, Objective: 7.5, Bound: 8, Nodes: 12, TimeLimited: true, X: []float64{1, 0, 2}}
+	tests := []struct {
+		name string
+		err  error
+		want []workerEvent
+	}{
+		{"final", nil, []workerEvent{{kind: msgIncumbent, x: []float64{1, 0, 0}}, {kind: msgIncumbent, x: []float64{0, 1, math.Inf(1)}}, {kind: msgFinal, res: final}}},
+		{"error", errors.New("engine ✗ failed"), []workerEvent{{kind: msgIncumbent, x: []float64{1, 0, 0}}, {kind: msgIncumbent, x: []float64{0, 1, math.Inf(1)}}, {kind: msgError, err: "engine ✗ failed"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			send := &frameSender{w: &buf}
+			send.incumbent([]float64{1, 0, 0})
+			send.pending = []float64{0, 1, math.Inf(1)} // throttled: sent before the final frame
+			res := final
+			if err := send.final(&res, tc.err); err != nil {
+				t.Fatal(err)
+			}
+			send.incumbent([]float64{9, 9, 9}) // after the final frame: dropped
+			if got := readEvents(buf.Bytes(), 3); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %+v\nwant %+v", got, tc.want)
+			}
+			// A stream cut inside a frame loses that frame and the rest.
+			whole, n := 0, 0
+			for cut := 0; cut <= buf.Len(); cut++ {
+				got := readEvents(buf.Bytes()[:cut], 3)
+				if len(got) < whole || len(got) > whole+1 {
+					t.Fatalf("cut at %d: %d events after %d", cut, len(got), whole)
+				}
+				if len(got) > whole {
+					whole, n = len(got), n+1
+				}
+				if len(got) > 0 && !reflect.DeepEqual(got, tc.want[:len(got)]) {
+					t.Fatalf("cut at %d: got %+v", cut, got)
+				}
+			}
+			if n != len(tc.want) {
+				t.Fatalf("%d frames completed, want %d", n, len(tc.want))
+			}
+		})
+	}
+}
+
+// TestWireRejectsMalformedAnswers: a frame with a bad magic word, an
+// unknown kind, an answer of the wrong length or bytes after its body ends
+// the stream there.
+func TestWireRejectsMalformedAnswers(t *testing.T) {
+	frame := func(kind byte, body func(e *wireEnc)) []byte {
+		var e wireEnc
+		at := e.begin(kind)
+		body(&e)
+		e.end(at)
+		return e.b
+	}
+	good := frame(msgIncumbent, func(e *wireEnc) { e.floats([]float64{1, 2}) })
+	tests := []struct {
+		name  string
+		frame []byte
+	}{
+		{"bad magic", append([]byte{0}, good[1:]...)},
+		{"unknown kind", frame(2, func(e *wireEnc) { e.floats([]float64{1, 2}) })},
+		{"wrong length", frame(msgIncumbent, func(e *wireEnc) { e.floats([]float64{1, 2, 3}) })},
+		{"bytes after the body", frame(msgIncumbent, func(e *wireEnc) { e.floats([]float64{1, 2}); e.u8(0) })},
+		{"length beyond the bound", frame(msgError, func(e *wireEnc) { e.str(string(make([]byte, maxErrorFrame+16))) })},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := append(append(append([]byte{}, good...), tc.frame...), good...)
+			if got := readEvents(stream, 2); len(got) != 1 {
+				t.Fatalf("%d events, want the one before the malformed frame", len(got))
+			}
+		})
+	}
+}
+
+// readEvents is readWorkerEvents over b.
+func readEvents(b []byte, nvars int) []workerEvent {
+	events := make(chan workerEvent, 16)
+	go readWorkerEvents(bytes.NewReader(b), nvars, events)
+	var got []workerEvent
+	for ev := range events {
+		got = append(got, ev)
+	}
+	return got
 }

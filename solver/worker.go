@@ -72,22 +72,26 @@ func RunWorkerIfRequested() {
 	os.Exit(0)
 }
 
-// workerEngines are the engines a worker can run, by name.
-func workerEngines() map[string]engine {
-	e := cgoEngines()
-	if haveCLP() {
-		e[lpEngineName] = lpEngine
-	}
-	return e
-}
-
-// frameSender writes frames to the parent, serialised and throttled.
+// frameSender writes answer frames to the parent, serialised and
+// throttled. The first write error sticks: later frames are dropped and
+// the final one returns it.
 type frameSender struct {
 	mu       sync.Mutex
-	w        *wireWriter
+	w        io.Writer
+	e        wireEnc
+	err      error
 	lastSent time.Time
 	pending  []float64 // newest incumbent not yet sent
 	done     bool      // the final frame is sent: later incumbents are dropped
+}
+
+// send writes the frame encoded in f.e, whole.
+func (f *frameSender) send() error {
+	if f.err == nil {
+		_, f.err = f.w.Write(f.e.b)
+	}
+	f.e.b = f.e.b[:0]
+	return f.err
 }
 
 func (f *frameSender) incumbent(x []float64) {
@@ -104,9 +108,10 @@ func (f *frameSender) incumbent(x []float64) {
 }
 
 func (f *frameSender) sendIncumbentLocked(x []float64) {
-	f.w.u8(msgIncumbent)
-	f.w.floats(x)
-	f.w.flush()
+	at := f.e.begin(msgIncumbent)
+	f.e.floats(x)
+	f.e.end(at)
+	f.send()
 	f.lastSent = wallNow()
 	f.pending = f.pending[:0]
 }
@@ -127,22 +132,15 @@ func (f *frameSender) final(res *Result, err error) error {
 		f.sendIncumbentLocked(f.pending)
 	}
 	if err != nil {
-		f.w.u8(msgError)
-		f.w.str(err.Error())
-		return f.w.flush()
-	}
-	f.w.u8(msgFinal)
-	f.w.u8(byte(res.Status))
-	f.w.f64(res.Objective)
-	f.w.f64(res.Bound)
-	f.w.u64(uint64(res.Nodes))
-	if res.TimeLimited {
-		f.w.u8(1)
+		at := f.e.begin(msgError)
+		f.e.str(err.Error())
+		f.e.end(at)
 	} else {
-		f.w.u8(0)
+		at := f.e.begin(msgFinal)
+		f.e.result(res)
+		f.e.end(at)
 	}
-	f.w.floats(res.X)
-	return f.w.flush()
+	return f.send()
 }
 
 // serveWorker answers requests one after another until its input ends:
@@ -151,7 +149,6 @@ func (f *frameSender) final(res *Result, err error) error {
 // start-up (about 10 ms of processor time and 800 page faults on this
 // project's machines) is paid once, not per solve.
 func serveWorker(in *os.File, out *os.File) error {
-	w := &wireWriter{w: bufio.NewWriterSize(out, 1<<16)}
 	for {
 		req, err := readRequest(in)
 		if errors.Is(err, errNoRequest) {
@@ -160,19 +157,19 @@ func serveWorker(in *os.File, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		if err := serveRequest(req, w); err != nil {
+		if err := serveRequest(req, out); err != nil {
 			return err
 		}
 	}
 }
 
 // serveRequest runs one request's engine and sends its answers on w.
-func serveRequest(req *workerRequest, w *wireWriter) error {
+func serveRequest(req *workerRequest, w io.Writer) error {
 	traceMark("child", "request-read")
 	send := &frameSender{w: w}
-	eng, ok := workerEngines()[req.Engine]
-	if !ok {
-		return send.final(nil, fmt.Errorf("%w %q in this build", ErrUnknown, req.Engine))
+	row, ok := lookup(req.Engine)
+	if !ok || row.worker == nil {
+		return send.final(nil, fmt.Errorf("%w %q in a worker of this build", ErrUnknown, req.Engine))
 	}
 	ctx := context.Background()
 	if req.Deadline != 0 && !req.Settings.Deterministic {
@@ -199,7 +196,7 @@ func serveRequest(req *workerRequest, w *wireWriter) error {
 	if s.TimeLimit > 0 && req.Deadline != 0 && !s.Deterministic {
 		s.TimeLimit = max(wallUntil(time.Unix(0, req.Deadline))-workerFinishMargin, time.Millisecond)
 	}
-	res, err := eng(ctx, req.Model, &s, send.incumbent)
+	res, err := row.worker(ctx, req.Model, &s, send.incumbent)
 	traceMark("child", "engine-done")
 	close(stop)
 	<-flushed // no frame of this request after its final one
@@ -223,10 +220,10 @@ type workerAnswer struct {
 	failure error       // the engine's error, or a worker that exited in error without a final answer
 }
 
-// runInWorker runs engine name on m in a child process until the deadline
-// (start + s.TimeLimit, or ctx's deadline when earlier; start being when the
-// caller's Solve began), killing the child if it is still running then, and
-// returns what it sent.
+// runInWorker runs the worker engine of backend name (backendRow.worker)
+// on m in a child process until the deadline (start + s.TimeLimit, or
+// ctx's deadline when earlier; start being when the caller's Solve began),
+// killing the child if it is still running then, and returns what it sent.
 func runInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*workerAnswer, error) {
 	traceMark("parent", "start")
 	req := &workerRequest{Engine: name, Settings: *s, Model: m}
@@ -321,12 +318,10 @@ loop:
 		}
 	}
 	traceMark("parent", "answers-in")
-	// A worker that sent its final LP answer in time, its request written
-	// whole, waits for the next one: it is kept idle (keepIdle). Only the
-	// LP engine's (every clp solve's) workers are reused: whether CBC and
-	// lp_solve leave state behind that changes a later solve in the same
-	// process has not been checked, so a worker that ran them is closed.
-	if a.final != nil && !a.killed && name == lpEngineName {
+	// A worker that sent its final answer in time, its request written
+	// whole, waits for the next one: it is kept idle (keepIdle) when the
+	// backend's row allows it (backendRow.reuse: clp's LP only).
+	if row, _ := lookup(name); a.final != nil && !a.killed && row != nil && row.reuse {
 		if err := <-written; err == nil {
 			keepIdle(w)
 			return a, nil
@@ -350,7 +345,7 @@ loop:
 	return a, nil
 }
 
-// solveInWorker runs engine name on m in a child process (runInWorker) and
+// solveInWorker runs backend name on m in a child process (runInWorker) and
 // returns the best verified answer it reported by the deadline.
 func solveInWorker(ctx context.Context, name string, m *Model, s *Settings, start time.Time) (*Result, error) {
 	a, err := runInWorker(ctx, name, m, s, start)
@@ -569,12 +564,20 @@ type workerEvent struct {
 	err  string
 }
 
-func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
+// maxErrorFrame bounds the message of an error frame.
+const maxErrorFrame = 1 << 20
+
+// readWorkerEvents sends the answer frames of a model of nvars columns
+// read from r to out, up to the final or error frame, and closes out. A
+// malformed frame, or an answer of the wrong length, ends it as if the
+// worker had ended there.
+func readWorkerEvents(r io.Reader, nvars int, out chan<- workerEvent) {
 	defer close(out)
-	d := &wireReader{r: bufio.NewReaderSize(r, 1<<16)}
+	br := bufio.NewReaderSize(r, 1<<16)
+	maxBody := uint64(8*nvars) + maxErrorFrame
 	for {
-		kind := d.u8()
-		if d.err != nil {
+		kind, d, err := readFrame(br, maxBody)
+		if err != nil {
 			return
 		}
 		ev := workerEvent{kind: kind}
@@ -582,12 +585,7 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 		case msgIncumbent:
 			ev.x = d.floats()
 		case msgFinal:
-			ev.res.Status = Status(d.u8())
-			ev.res.Objective = d.f64()
-			ev.res.Bound = d.f64()
-			ev.res.Nodes = int64(d.u64())
-			ev.res.TimeLimited = d.u8() == 1
-			ev.res.X = d.floats()
+			ev.res = d.result()
 			if len(ev.res.X) == 0 && nvars > 0 {
 				ev.res.X = nil // no answer (sent as an empty list)
 			}
@@ -596,7 +594,7 @@ func readWorkerEvents(r *os.File, nvars int, out chan<- workerEvent) {
 		default:
 			return
 		}
-		if d.err != nil {
+		if d.close() != nil {
 			return
 		}
 		if ev.x != nil && len(ev.x) != nvars || ev.res.X != nil && len(ev.res.X) != nvars {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/plannerhq/planner/solver"
 )
@@ -25,22 +26,20 @@ func runVersion(out io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "planner %s%s %s %s/%s\n", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	libs := solver.LibraryVersions()
 	fmt.Fprintln(w, "solver backends:")
-	for _, name := range solver.Backends() {
-		lib := "pure Go"
-		switch name {
-		case solver.CBCName, solver.LPSolveName:
-			lib = libs[name]
-		case solver.CLPName:
-			lib = "greedy + " + libs[solver.CLPName] + " LP relaxation + rounding and repair"
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, b := range solver.BackendTable() {
+		lib := b.Library
+		if lib == "" {
+			lib = "pure Go"
 		}
 		def := ""
-		if name == solver.DefaultName {
+		if b.Name == solver.DefaultName {
 			def = " (default)"
 		}
-		fmt.Fprintf(w, "  %-10s %s%s\n", name, lib, def)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", b.Name, lib, b.Placement, b.Engine, def)
 	}
+	tw.Flush()
 	_, err := io.WriteString(out, w.String())
 	return err
 }
