@@ -1,0 +1,20 @@
+// Package svm owns support-vector learning over libsvm: C-support vector
+// classification of two classes and ε-support vector regression with
+// linear, RBF and sigmoid kernels, the feature scaling fitted on a training
+// set, seeded k-fold model selection over a grid, and the classification and
+// regression metrics it is judged by.
+//
+// Training solves the dual problems of Chang & Lin, "LIBSVM: a library for
+// support vector machines" (ACM TIST 2011), §2 and §4: with cgo, by libsvm
+// itself (Debian's libsvm-dev); without it, or when Params.Backend asks, by
+// a Go port of the same decomposition method (SMO with second-order working
+// set selection, shrinking and a kernel row cache). Either way the trained
+// model is copied out into Go memory and every C allocation is freed before
+// Train returns, so a Classifier or Regressor owns no C resources, needs no
+// Close, is safe for concurrent use, and predicts the same in both builds of
+// the same model.
+//
+// Everything is deterministic: training has no randomness, and the folds of
+// cross-validation come from the *rand.Rand the caller passes in (libsvm's
+// own svm_cross_validation, which shuffles with rand(), is not used).
+package svm
