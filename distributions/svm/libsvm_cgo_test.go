@@ -93,8 +93,9 @@ func TestAgreesWithLibsvm(t *testing.T) {
 
 // Training through libsvm returns every byte it took from the C heap: the
 // problem, the nodes the model points into, the model and libsvm's kernel
-// cache. One leaked training array (8 bytes a sample) over the repeats
-// would exceed the bound.
+// cache. The smallest per-training array (4 bytes a sample) leaked over
+// the 80 trainings would be 320 KB; the bound leaves 64 KiB for the Go
+// runtime, whose new threads take some C heap (up to 18 KB seen).
 func TestLibsvmFreesMemory(t *testing.T) {
 	x, y := classData(5, 1000, 3)
 	xr, yr := regData(5, 1000, 3)
@@ -109,13 +110,13 @@ func TestLibsvmFreesMemory(t *testing.T) {
 	}
 	train() // the first call sets libsvm's print function
 	before := cMallocInUse()
-	const repeats = 20
+	const repeats = 40
 	for range repeats {
 		train()
 	}
 	grown := cMallocInUse() - before
 	t.Logf("C heap grew by %d bytes over %d trainings", grown, repeats)
-	if bound := int64(8 * len(x)); grown > bound {
+	if bound := int64(64 << 10); grown > bound {
 		t.Errorf("C heap grew by %d bytes over %d trainings (bound %d)", grown, repeats, bound)
 	}
 }
