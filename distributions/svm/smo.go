@@ -119,17 +119,17 @@ func solveSMO(q *qmatrix, index []int, y []int8, p []float64, cp, cn, eps float6
 				s.shrink()
 			}
 		}
-		i, j, ok := s.selectWorkingSet()
+		i, j, qi, ok := s.selectWorkingSet()
 		if !ok {
 			s.reconstructGradient()
 			s.size = l
-			if i, j, ok = s.selectWorkingSet(); !ok {
+			if i, j, qi, ok = s.selectWorkingSet(); !ok {
 				break
 			}
 			counter = 1 // shrink at the next iteration
 		}
 		iter++
-		s.step(i, j)
+		s.step(i, j, qi)
 	}
 	if iter >= maxIter && s.size < l {
 		s.reconstructGradient()
@@ -170,8 +170,9 @@ func (s *smo) row(i, n int) []float32 {
 	buf := s.bufs[s.nextBuf][:n]
 	s.nextBuf = 1 - s.nextBuf
 	yi := s.ysign[i]
+	ys, idx := s.ysign[:n], s.index[:n]
 	for t := range buf {
-		buf[t] = yi * s.ysign[t] * k[s.index[t]]
+		buf[t] = yi * ys[t] * k[idx[t]]
 	}
 	return buf
 }
@@ -191,51 +192,56 @@ func (s *smo) swap(i, j int) {
 
 // selectWorkingSet returns i ∈ I_up maximising −y_i∇_i and j ∈ I_low
 // minimising the second-order decrease −b_ij²/a_ij (Chang & Lin eq. 4.4),
-// or ok = false when m(α) − M(α) < eps.
-func (s *smo) selectWorkingSet() (int, int, bool) {
+// with Q_{i,·} over the active positions, or ok = false when
+// m(α) − M(α) < eps.
+func (s *smo) selectWorkingSet() (int, int, []float32, bool) {
+	n := s.size
+	y, st, g, qd := s.y[:n], s.status[:n], s.g[:n], s.qd[:n]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
 	objDiffMin := math.Inf(1)
-	for t := range s.size {
-		if s.y[t] == 1 {
-			if s.status[t] != atUpper && -s.g[t] >= gmax {
-				gmax, gmaxIdx = -s.g[t], t
+	for t := range n {
+		if y[t] == 1 {
+			if st[t] != atUpper && -g[t] >= gmax {
+				gmax, gmaxIdx = -g[t], t
 			}
-		} else if s.status[t] != atLower && s.g[t] >= gmax {
-			gmax, gmaxIdx = s.g[t], t
+		} else if st[t] != atLower && g[t] >= gmax {
+			gmax, gmaxIdx = g[t], t
 		}
 	}
 	i := gmaxIdx
-	var qi []float32
-	if i != -1 {
-		qi = s.row(i, s.size)
+	if i == -1 {
+		// I_up is empty: gmax = −∞ admits no j.
+		return 0, 0, nil, false
 	}
-	for j := range s.size {
+	qi := s.row(i, n)
+	qdi, yi := qd[i], float64(y[i])
+	for j := range n {
 		var gradDiff, quad float64
-		if s.y[j] == 1 {
-			if s.status[j] == atLower {
+		if y[j] == 1 {
+			if st[j] == atLower {
 				continue
 			}
-			gradDiff = gmax + s.g[j]
-			if s.g[j] >= gmax2 {
-				gmax2 = s.g[j]
+			gradDiff = gmax + g[j]
+			if g[j] >= gmax2 {
+				gmax2 = g[j]
 			}
 			if gradDiff <= 0 {
 				continue
 			}
-			quad = s.qd[i] + s.qd[j] - 2*float64(s.y[i])*float64(qi[j])
+			quad = qdi + qd[j] - 2*yi*float64(qi[j])
 		} else {
-			if s.status[j] == atUpper {
+			if st[j] == atUpper {
 				continue
 			}
-			gradDiff = gmax - s.g[j]
-			if -s.g[j] >= gmax2 {
-				gmax2 = -s.g[j]
+			gradDiff = gmax - g[j]
+			if -g[j] >= gmax2 {
+				gmax2 = -g[j]
 			}
 			if gradDiff <= 0 {
 				continue
 			}
-			quad = s.qd[i] + s.qd[j] + 2*float64(s.y[i])*float64(qi[j])
+			quad = qdi + qd[j] + 2*yi*float64(qi[j])
 		}
 		var objDiff float64
 		if quad > 0 {
@@ -248,15 +254,14 @@ func (s *smo) selectWorkingSet() (int, int, bool) {
 		}
 	}
 	if gmax+gmax2 < s.eps || gminIdx == -1 {
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
-	return gmaxIdx, gminIdx, true
+	return gmaxIdx, gminIdx, qi, true
 }
 
 // step solves the two-variable subproblem of (i, j), clips it to the box
-// and updates G and Ḡ.
-func (s *smo) step(i, j int) {
-	qi := s.row(i, s.size)
+// and updates G and Ḡ; qi is Q_{i,·} over the active positions.
+func (s *smo) step(i, j int, qi []float32) {
 	qj := s.row(j, s.size)
 	ci, cj := s.c(i), s.c(j)
 	oldI, oldJ := s.alpha[i], s.alpha[j]
