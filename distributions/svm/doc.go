@@ -17,4 +17,7 @@
 // Everything is deterministic: training has no randomness, and the folds of
 // cross-validation come from the *rand.Rand the caller passes in (libsvm's
 // own svm_cross_validation, which shuffles with rand(), is not used).
+// Trainings may run concurrently. The two backends agree to about 10⁻⁴ of
+// the decision values' scale, not bit for bit, so output that must be the
+// same in a cgo and a no-cgo build asks for Backend SMO.
 package svm

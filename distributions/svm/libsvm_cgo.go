@@ -6,6 +6,7 @@ package svm
 #cgo CFLAGS: -I/usr/include/libsvm
 #cgo LDFLAGS: -lsvm
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <svm.h>
@@ -13,7 +14,8 @@ package svm
 static void pl_svm_quiet(const char *s) { (void)s; }
 
 // pl_svm_silence routes libsvm's progress output (svm_set_print_string_function
-// keeps one process-wide pointer) to a function that prints nothing.
+// keeps one process-wide pointer) to a function that prints nothing. Only
+// the warning at 10⁷ iterations bypasses it (svm.cpp writes it to stderr).
 static void pl_svm_silence(void) { svm_set_print_string_function(pl_svm_quiet); }
 
 // One libsvm training, described and answered in C memory the caller owns.
@@ -80,6 +82,9 @@ static void pl_svm_train(pl_svm_job *j) {
 	svm_free_and_destroy_model(&m);
 	svm_destroy_param(&par);
 }
+
+// pl_flush_stdout writes out C's buffered stdout, for the silence test.
+static void pl_flush_stdout(void) { fflush(stdout); }
 
 // pl_malloc_in_use is the number of bytes the C heap holds for the program.
 static size_t pl_malloc_in_use(void) {
@@ -215,6 +220,9 @@ func solveLibsvm(t task, ds *dataset, y []float64, q Params, test *dataset) (sol
 	}
 	return s, out, nil
 }
+
+// cFlushStdout flushes C's stdout, for the silence test.
+func cFlushStdout() { C.pl_flush_stdout() }
 
 // cMallocInUse is the C heap's bytes in use, for the leak test.
 func cMallocInUse() int64 { return int64(C.pl_malloc_in_use()) }

@@ -5,6 +5,8 @@ package svm
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"syscall"
 	"testing"
 )
 
@@ -118,5 +120,41 @@ func TestLibsvmFreesMemory(t *testing.T) {
 	t.Logf("C heap grew by %d bytes over %d trainings", grown, 2*repeats)
 	if bound := int64(64 << 10); grown > bound {
 		t.Errorf("C heap grew by %d bytes over %d trainings (bound %d)", grown, 2*repeats, bound)
+	}
+}
+
+// libsvm prints its progress ("optimization finished, #iter = …") to
+// stdout unless told otherwise; training through the binding prints
+// nothing.
+func TestLibsvmIsSilent(t *testing.T) {
+	out, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := syscall.Dup(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := classData(6, 200, 2)
+	cFlushStdout()
+	if err := syscall.Dup2(int(out.Fd()), 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err1 := TrainClassifier(x, y, withBackend(DefaultParams(), LibSVM))
+	_, err2 := TrainRegressor(x, make([]float64, len(x)), withBackend(DefaultParams(), LibSVM))
+	cFlushStdout()
+	if err := syscall.Dup2(saved, 1); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(saved)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	got, err := os.ReadFile(out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > 0 {
+		t.Errorf("libsvm printed %q", got)
 	}
 }
