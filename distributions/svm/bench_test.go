@@ -34,7 +34,10 @@ func BenchmarkTrain(b *testing.B) {
 		for _, bc := range benchCases {
 			b.Run(be.String()+"/"+bc.name, func(b *testing.B) {
 				p := benchParams(bc.kernel, be)
+				ops := 0
+				cpu := startCPU(b)
 				for b.Loop() {
+					ops++
 					var err error
 					if bc.t == taskSVC {
 						_, err = TrainClassifier(x, y, p)
@@ -45,6 +48,7 @@ func BenchmarkTrain(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				cpu.stop(ops)
 			})
 		}
 	}
@@ -74,12 +78,14 @@ func BenchmarkPredict(b *testing.B) {
 				}
 				f, nsv = r.Predict, r.SupportVectors()
 			}
-			b.ReportMetric(float64(nsv), "SVs")
 			i := 0
+			cpu := startCPU(b)
 			for b.Loop() {
 				f(queries[i%len(queries)])
 				i++
 			}
+			cpu.stop(i)
+			b.ReportMetric(float64(nsv), "SVs")
 		})
 	}
 }
@@ -96,11 +102,15 @@ func BenchmarkSelectMLSJF(b *testing.B) {
 		b.Run(be.String(), func(b *testing.B) {
 			base := DefaultParams()
 			base.Backend = be
+			ops := 0
+			cpu := startCPU(b)
 			for b.Loop() {
+				ops++
 				if _, err := SelectRegressor(xr, yr, &base, mlsjfGrid, 5, MAPE, rand.New(rand.NewPCG(1, 1))); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cpu.stop(ops)
 		})
 	}
 }
