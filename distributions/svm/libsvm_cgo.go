@@ -22,7 +22,7 @@ static void pl_svm_silence(void) { svm_set_print_string_function(pl_svm_quiet); 
 typedef struct {
 	// input
 	int l, svm_type, kernel_type, shrinking;
-	double gamma, coef0, C, p, eps, cache_size;
+	double gamma, coef0, C, weight1, p, eps, cache_size;
 	double *y;
 	struct svm_node **x;
 	int nt;                  // test vectors whose decision values are wanted
@@ -54,15 +54,24 @@ static void pl_svm_train(pl_svm_job *j) {
 	par.cache_size = j->cache_size;
 	par.eps = j->eps;
 	par.C = j->C;
-	par.nr_weight = 0;
-	par.weight_label = NULL;
-	par.weight = NULL;
+	// C of label +1 is C·weight1; svm_destroy_param frees both arrays.
+	par.nr_weight = 1;
+	par.weight_label = malloc(sizeof(int));
+	par.weight = malloc(sizeof(double));
+	if (par.weight_label == NULL || par.weight == NULL) {
+		svm_destroy_param(&par);
+		j->err = "out of C memory";
+		return;
+	}
+	par.weight_label[0] = 1;
+	par.weight[0] = j->weight1;
 	par.nu = 0.5;
 	par.p = j->p;
 	par.shrinking = j->shrinking;
 	par.probability = 0;
 	j->err = svm_check_parameter(&prob, &par);
 	if (j->err != NULL) {
+		svm_destroy_param(&par);
 		return;
 	}
 	struct svm_model *m = svm_train(&prob, &par);
@@ -183,6 +192,7 @@ func solveLibsvm(t task, ds *dataset, y []float64, q Params, test *dataset) (sol
 	}
 	job.gamma, job.coef0 = C.double(q.Gamma), C.double(q.Coef0)
 	job.C, job.p, job.eps = C.double(q.C), C.double(q.Epsilon), C.double(q.Tol)
+	job.weight1 = C.double(q.ClassWeight)
 	job.cache_size = C.double(q.CacheMB)
 	cy := cAlloc[C.double](&a, ds.n)
 	for i, v := range y {

@@ -126,6 +126,11 @@ type Params struct {
 	Gamma float64
 	// Coef0 is r of the sigmoid kernel; default 0.
 	Coef0 float64
+	// ClassWeight > 0 multiplies C for the positive class of a classifier
+	// (C₊ = C·ClassWeight, C₋ = C; libsvm's -w1), so that errors on a rare
+	// class cost more: n₋/n₊ weighs the classes equally. Default 1;
+	// regression ignores it.
+	ClassWeight float64
 	// Epsilon ≥ 0 is the half-width of regression's ε-insensitive tube, in
 	// the units of the target; default 0.1 (libsvm's p). Classification
 	// ignores it.
@@ -149,17 +154,18 @@ type Params struct {
 
 // DefaultParams returns libsvm's defaults (svm-train with no options, the
 // probability estimates off) with min-max scaling to [−1, 1]:
-// RBF, C = 1, γ = 1/features, r = 0, ε = 0.1, Tol = 1e-3, 100 MiB cache,
-// shrinking on, the Auto backend.
+// RBF, C = 1, γ = 1/features, r = 0, class weight 1, ε = 0.1, Tol = 1e-3,
+// 100 MiB cache, shrinking on, the Auto backend.
 func DefaultParams() Params {
 	return Params{
-		Kernel:    RBF,
-		C:         1,
-		Epsilon:   0.1,
-		Tol:       1e-3,
-		CacheMB:   100,
-		Shrinking: true,
-		Scaling:   ScaleMinMax,
+		Kernel:      RBF,
+		C:           1,
+		ClassWeight: 1,
+		Epsilon:     0.1,
+		Tol:         1e-3,
+		CacheMB:     100,
+		Shrinking:   true,
+		Scaling:     ScaleMinMax,
 	}
 }
 
@@ -182,6 +188,8 @@ func (p *Params) resolve(d int) (Params, error) {
 		return q, fmt.Errorf("svm: gamma must be a finite number ≥ 0, got %v", q.Gamma)
 	case !finite(q.Coef0):
 		return q, fmt.Errorf("svm: coef0 must be finite, got %v", q.Coef0)
+	case !(q.ClassWeight > 0) || !finite(q.ClassWeight):
+		return q, fmt.Errorf("svm: class weight must be a finite number > 0, got %v", q.ClassWeight)
 	case !(q.Epsilon >= 0) || !finite(q.Epsilon):
 		return q, fmt.Errorf("svm: epsilon must be a finite number ≥ 0, got %v", q.Epsilon)
 	case !(q.Tol > 0) || !finite(q.Tol):

@@ -50,7 +50,7 @@ func TestResolve(t *testing.T) {
 		check   func(Params) bool
 	}{
 		{name: "nil is defaults, gamma 1/d", p: nil, check: func(q Params) bool {
-			return q.Kernel == RBF && q.C == 1 && q.Gamma == 0.25 && q.Epsilon == 0.1 && q.Tol == 1e-3 &&
+			return q.Kernel == RBF && q.C == 1 && q.Gamma == 0.25 && q.ClassWeight == 1 && q.Epsilon == 0.1 && q.Tol == 1e-3 &&
 				q.CacheMB == 100 && q.Shrinking && q.Scaling == ScaleMinMax && q.Backend == defaultBackend
 		}},
 		{name: "gamma kept", p: mod(func(p *Params) { p.Gamma = 3 }), check: func(q Params) bool { return q.Gamma == 3 }},
@@ -62,6 +62,7 @@ func TestResolve(t *testing.T) {
 		{name: "infinite C", p: mod(func(p *Params) { p.C = math.Inf(1) }), wantErr: "C must be"},
 		{name: "negative gamma", p: mod(func(p *Params) { p.Gamma = -1 }), wantErr: "gamma"},
 		{name: "NaN coef0", p: mod(func(p *Params) { p.Coef0 = math.NaN() }), wantErr: "coef0"},
+		{name: "zero class weight", p: mod(func(p *Params) { p.ClassWeight = 0 }), wantErr: "class weight"},
 		{name: "negative epsilon", p: mod(func(p *Params) { p.Epsilon = -0.1 }), wantErr: "epsilon"},
 		{name: "zero tol", p: mod(func(p *Params) { p.Tol = 0 }), wantErr: "tolerance"},
 		{name: "zero cache", p: mod(func(p *Params) { p.CacheMB = 0 }), wantErr: "cache"},

@@ -167,7 +167,7 @@ func solveGo(t task, ds *dataset, y []float64, q Params) solved {
 				sign[i] = -1
 			}
 		}
-		r := solveSMO(newQMatrix(ds, k, index, q.CacheMB), index, sign, p, q.C, q.C, q.Tol, q.Shrinking)
+		r := solveSMO(newQMatrix(ds, k, index, q.CacheMB), index, sign, p, q.C*q.ClassWeight, q.C, q.Tol, q.Shrinking)
 		for i, a := range r.alpha {
 			if a = a * float64(sign[i]); math.Abs(a) > 0 {
 				s.sv = append(s.sv, i)

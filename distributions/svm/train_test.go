@@ -268,3 +268,54 @@ func TestParamsReported(t *testing.T) {
 		t.Error("an RBF model reported a hyperplane")
 	}
 }
+
+// On a set with one positive in ten, weighting the positive class by
+// n₋/n₊ trades precision for recall of the rare class: recall rises, and
+// balanced accuracy with it.
+func TestClassWeight(t *testing.T) {
+	x, y := classData(51, 2000, 3)
+	xt, yt := classData(52, 1000, 3)
+	// Keep the positives with x₀ > 1.2: a rare, harder class.
+	rare := func(x []Vector, y []bool) ([]Vector, []bool) {
+		var rx []Vector
+		var ry []bool
+		for i := range x {
+			ry = append(ry, y[i] && x[i][0] > 1.2)
+			rx = append(rx, x[i])
+		}
+		return rx, ry
+	}
+	x, y = rare(x, y)
+	xt, yt = rare(xt, yt)
+	npos := 0
+	for _, v := range y {
+		if v {
+			npos++
+		}
+	}
+	for _, be := range testBackends() {
+		t.Run(be.String(), func(t *testing.T) {
+			score := func(w float64) Confusion {
+				p := DefaultParams()
+				p.Backend, p.ClassWeight = be, w
+				c, err := TrainClassifier(x, y, &p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pred := make([]bool, len(xt))
+				for i, v := range xt {
+					pred[i] = c.Classify(v)
+				}
+				cf, _ := NewConfusion(yt, pred)
+				return cf
+			}
+			plain, weighted := score(1), score(float64(len(y)-npos)/float64(npos))
+			t.Logf("%d positives of %d; recall %.3f → %.3f, balanced accuracy %.3f → %.3f",
+				npos, len(y), plain.Recall(), weighted.Recall(), plain.BalancedAccuracy(), weighted.BalancedAccuracy())
+			if !(weighted.Recall() > plain.Recall()+0.05) || !(weighted.BalancedAccuracy() > plain.BalancedAccuracy()) {
+				t.Errorf("weighting the rare class: recall %.3f → %.3f, balanced accuracy %.3f → %.3f",
+					plain.Recall(), weighted.Recall(), plain.BalancedAccuracy(), weighted.BalancedAccuracy())
+			}
+		})
+	}
+}
