@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// benchCases are the trainings issues 37 and 38 need, at 3,000 samples of
+// benchCases are the trainings Sailfish and ML-SJF need, at 3,000 samples of
 // four features: Sailfish's sigmoid C-SVC, an RBF C-SVC, and ML-SJF's RBF
 // and linear ε-SVRs, all at C = 10.
 var benchCases = []struct {

@@ -170,7 +170,7 @@ func TestGridPoints(t *testing.T) {
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// mlsjfGrid is issue 38's grid: linear or RBF, C ∈ {1, 10, …, 10⁴}.
+// mlsjfGrid is ML-SJF's grid: linear or RBF, C ∈ {1, 10, …, 10⁴}.
 var mlsjfGrid = Grid{Kernels: []Kernel{Linear, RBF}, C: []float64{1, 10, 100, 1000, 10000}}
 
 // Runtimes that grow as n log n of the input size are curved in the
