@@ -11,8 +11,8 @@
 // set selection, shrinking and a kernel row cache). Either way the trained
 // model is copied out into Go memory and every C allocation is freed before
 // Train returns, so a Classifier or Regressor owns no C resources, needs no
-// Close, is safe for concurrent use, and predicts the same in both builds of
-// the same model.
+// Close, is safe for concurrent use, and predicts in Go the same way in
+// either build.
 //
 // Everything is deterministic: training has no randomness, and the folds of
 // cross-validation come from the *rand.Rand the caller passes in (libsvm's
