@@ -1,13 +1,13 @@
 # planner — build, test and experiment targets.
 #
-# Every target that needs the C solver libraries depends on `deps`, which
-# installs what is missing (Debian packages) and does nothing when all is
-# there. Chromium is for the test of the service's operator page, which
-# loads it headless.
+# Every target that needs the C solver and learning libraries (libsvm)
+# depends on `deps`, which installs what is missing (Debian packages) and does
+# nothing when all is there. Chromium is for the test of the service's
+# operator page, which loads it headless.
 
 GO          ?= go
 BIN         := bin/planner
-APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev pkg-config gcc g++ chromium \
+APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev libsvm-dev pkg-config gcc g++ chromium \
                slurmctld slurmd slurm-client munge
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
