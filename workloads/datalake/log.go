@@ -76,3 +76,28 @@ func (l *Lake) Log() *Log {
 	slices.SortFunc(g.Downloads, func(a, b Op) int { return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.File, b.File)) })
 	return g
 }
+
+// HistoryEdges are the true dependencies between the log's jobs,
+// (writer, reader) id pairs, each once, in reader order: what a job
+// really read (its real-world inputs), to judge a profiler's inferred
+// edges by.
+func (l *Lake) HistoryEdges() [][2]int {
+	var out [][2]int
+	for i := range l.Jobs {
+		j := &l.Jobs[i]
+		if j.End >= 0 || j.Status != Completed {
+			continue
+		}
+		var ws []int
+		for _, in := range j.Inputs {
+			if in.Writer >= 0 && !in.Missing && l.Jobs[in.Writer].End < 0 {
+				ws = append(ws, in.Writer)
+			}
+		}
+		slices.Sort(ws)
+		for _, w := range slices.Compact(ws) {
+			out = append(out, [2]int{w, j.ID})
+		}
+	}
+	return out
+}

@@ -19,8 +19,10 @@ type builder struct {
 	// readers counts each template's reading templates (preferential
 	// attachment: popular data attracts more readers).
 	readers []int
-	// shared marks templates of shared workflows (others may read them).
-	shared []bool
+	// shared marks templates of shared workflows (others may read them);
+	// sharedIDs lists them in order.
+	shared    []bool
+	sharedIDs []int
 	// scripts counts each user's templates, for their names.
 	scripts []int
 	streams int
@@ -244,7 +246,10 @@ func (b *builder) workflow(w int) {
 		members = append(members, id)
 	}
 	for _, m := range members {
-		b.shared[m] = !private
+		if !private {
+			b.shared[m] = true
+			b.sharedIDs = append(b.sharedIDs, m)
+		}
 	}
 }
 
@@ -285,9 +290,9 @@ func (b *builder) pickUpstream(org int, crossOrg bool, workflow int, ok func(*Te
 	for _, side := range []bool{crossOrg, !crossOrg} {
 		var ids []int
 		var w []float64
-		for i := range b.templates {
+		for _, i := range b.sharedIDs {
 			t := &b.templates[i]
-			if !b.shared[i] || t.Workflow == workflow || (t.Org != org) != side || !ok(t) {
+			if t.Workflow == workflow || (t.Org != org) != side || !ok(t) {
 				continue
 			}
 			ids = append(ids, i)
