@@ -11,9 +11,9 @@ type Params struct {
 	// Seed seeds every random draw: the same Params give the same lake.
 	Seed uint64 `json:"seed"`
 	// Scale multiplies the numbers of organisations, workflows,
-	// aperiodic templates and ad-hoc submissions; 1 gives about 1,800 jobs
-	// a day on about 12 organisations. The shares of §2.3 do not depend
-	// on it.
+	// aperiodic templates and ad-hoc submissions; 1 gives about 1,900
+	// jobs a day on 10 organisations. The shares of §2.3 hold from about
+	// 0.5 up; below, a lake has too few workflows for them.
 	Scale float64 `json:"scale"`
 }
 
