@@ -142,7 +142,7 @@ func demandP99(jobs []Job, ts []Template, nOrgs int) []int {
 }
 
 // capWidths caps every template's gang at its organisation's p99 demand
-// × queueUtilisation⁻¹ / minQueueWidths (at least 1): an organisation
+// / queueUtilisation / minQueueWidths (at least 1): an organisation
 // whose jobs seldom overlap runs narrow jobs, and every job fits its
 // queue at 1/minQueueWidths of nominal capacity.
 func capWidths(ts []Template, p99 []int) {
