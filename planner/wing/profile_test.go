@@ -272,3 +272,32 @@ func TestOptionsValidate(t *testing.T) {
 		t.Error("built a profile of an empty log")
 	}
 }
+
+// TestOracle checks the oracle's values on the window: aggregate value
+// at least job-local value, and the window's value conserved at its
+// source jobs.
+func TestOracle(t *testing.T) {
+	l, err := datalake.Generate(datalake.Params{Seed: 3, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, tr := l.WindowJobs(), l.Truth()
+	vals := Oracle(jobs, tr, 1e12) // no window: conservation is exact
+	hasUp := map[int]bool{}
+	for _, e := range tr.Edges() {
+		hasUp[e[1]] = true
+	}
+	total, sources := 0.0, 0.0
+	for i, v := range vals {
+		if v.AggValue < v.Local-1e-9 || v.AggCompute < v.Compute-1e-9 {
+			t.Fatalf("job %d: %+v", jobs[i].ID, v)
+		}
+		total += v.Local
+		if !hasUp[jobs[i].ID] {
+			sources += v.AggValue
+		}
+	}
+	if math.Abs(sources-total) > 1e-6*total {
+		t.Errorf("sources hold %v of the window's %v", sources, total)
+	}
+}

@@ -180,3 +180,29 @@ func uploads(seed uint64, streams int) []Op {
 	slices.SortFunc(out, func(a, b Op) int { return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.File, b.File)) })
 	return out
 }
+
+// Files lists every file the lake's jobs and uploads wrote in the real
+// world, by name, each with its writes in time order: partitions are
+// written once, "latest" files once per run of their template.
+func (l *Lake) Files() []File {
+	byName := map[string][]Write{}
+	for _, u := range l.Uploads {
+		byName[u.File] = append(byName[u.File], Write{Job: -1, Time: u.Time})
+	}
+	for i := range l.Jobs {
+		j := &l.Jobs[i]
+		if j.Status != Completed {
+			continue
+		}
+		for _, o := range j.Outputs {
+			byName[o.File] = append(byName[o.File], Write{Job: j.ID, Time: j.End})
+		}
+	}
+	out := make([]File, 0, len(byName))
+	for n, ws := range byName {
+		slices.SortStableFunc(ws, func(a, b Write) int { return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.Job, b.Job)) })
+		out = append(out, File{Name: n, Writes: ws})
+	}
+	slices.SortFunc(out, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}

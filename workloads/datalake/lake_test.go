@@ -356,3 +356,33 @@ func TestEnumsRoundTrip(t *testing.T) {
 		t.Error("ParseQueueMode accepted flat")
 	}
 }
+
+func TestFiles(t *testing.T) {
+	l := lake(t, 1)
+	files := l.Files()
+	if !slices.IsSortedFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) }) {
+		t.Fatal("files not sorted by name")
+	}
+	byName := map[string]File{}
+	for _, f := range files {
+		byName[f.Name] = f
+		if !slices.IsSortedFunc(f.Writes, func(a, b Write) int { return cmp.Compare(a.Time, b.Time) }) {
+			t.Fatalf("%s: writes out of order", f.Name)
+		}
+	}
+	// every input of a completed job names a write of its file by its writer
+	for i := range l.Jobs {
+		j := &l.Jobs[i]
+		if j.Status != Completed {
+			continue
+		}
+		for _, in := range j.Inputs {
+			if in.Writer < 0 {
+				continue
+			}
+			if !slices.Contains(byName[in.File].Writes, Write{Job: in.Writer, Time: in.Written}) {
+				t.Fatalf("job %d reads %s written by %d at %v: no such write", j.ID, in.File, in.Writer, in.Written)
+			}
+		}
+	}
+}

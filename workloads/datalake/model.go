@@ -291,3 +291,16 @@ func (j *Job) ComputeHours() float64 {
 	}
 	return float64(j.Width) * j.Runtime / Hour
 }
+
+// File is one file of the lake with its writes in time order.
+type File struct {
+	Name   string  `json:"name"`
+	Writes []Write `json:"writes"`
+}
+
+// Write is one write of a file: by job Job when it ended (−1 for an
+// upload) at Time.
+type Write struct {
+	Job  int     `json:"job"`
+	Time float64 `json:"time_s"`
+}
