@@ -10,8 +10,10 @@ import (
 // dependency: given a job of template Up, will a job of template Down
 // come and read it (T1), and when (T2)?
 type Arrival struct {
-	Up, Down int
-	Kind     datalake.DepKind
+	// Up and Down index Profile.Templates.
+	Up   int              `json:"up"`
+	Down int              `json:"down"`
+	Kind datalake.DepKind `json:"kind"`
 	// Jobs is the number of valued jobs of Up it learned from; Consumed
 	// the share of them read by a job of Down.
 	Jobs     int     `json:"jobs"`

@@ -140,10 +140,11 @@ func interArrivalCV(subs []float64) float64 {
 // Dependency is a template dependency: jobs of template Down read jobs of
 // template Up (indices into Profile.Templates), with its kind by Table 1.
 type Dependency struct {
-	Up, Down int
-	Kind     datalake.DepKind
+	Up   int              `json:"up"`
+	Down int              `json:"down"`
+	Kind datalake.DepKind `json:"kind"`
 	// Recurring: both templates are recurring.
-	Recurring bool
+	Recurring bool `json:"recurring"`
 }
 
 // classifyDeps gives every template pair with an edge its kind (Table

@@ -75,10 +75,9 @@ type TemplateStats struct {
 	// DirectEfficiency is the job-local one: median job-local value /
 	// median compute-hours.
 	DirectEfficiency float64 `json:"direct_efficiency"`
-	// localMean and meanAgg are the means of job-local and aggregate
-	// value, for the value functions.
+	// localMean is the mean job-local value, the job's own share in its
+	// value function.
 	localMean float64
-	meanAgg   float64
 }
 
 // UserStats are a user's ad-hoc value efficiencies: the medians over
@@ -126,7 +125,7 @@ func (p *Profile) templateStats() {
 		s := TemplateStats{
 			Template: c.Name, Jobs: len(k),
 			LocalValue: median(k), AggValue: median(a), Compute: median(cpu), AggCompute: median(acpu),
-			localMean: mean(k), meanAgg: mean(a),
+			localMean: mean(k),
 		}
 		s.Efficiency = ratio(s.AggValue, s.AggCompute)
 		s.DirectEfficiency = ratio(s.LocalValue, s.Compute)

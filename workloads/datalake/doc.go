@@ -76,11 +76,9 @@
 // with unbounded queues: an organisation's 99th percentile of tokens
 // held, over 1.2, and at least five of its widest gangs (gangs are
 // capped to fit), so every job fits its queue at 20 % capacity. At
-// nominal capacity nearly every job completes; replaying the whole lake
-// under the same default at 60, 40 and 20 % of it keeps about 90, 60
-// and 26 % of the window's value with hierarchical queues, and all,
-// 91 and 61 % with one global queue (§7 reports 80, 62 and 35 %; all,
-// 93 and 47 %).
+// nominal capacity nearly every job completes, as in §7; at a fraction
+// of it queueing makes hard dependents fail and downloads go unmet
+// (TestCapacityCalibration).
 //
 // Times are seconds from the start of week 3, the window: [0, Week).
 // Weeks 1–2 are the history, [−2 Week, 0), after a three-day lead-in.
