@@ -18,7 +18,8 @@ type Arrival struct {
 	// the share of them read by a job of Down.
 	Jobs     int     `json:"jobs"`
 	Consumed float64 `json:"consumed"`
-	// Predicted (T1): Consumed ≥ the threshold tr.
+	// Predicted (T1): Consumed ≥ the threshold tr (and at least one
+	// job was read).
 	Predicted bool `json:"predicted"`
 	// TTD (T2) is the median time from an Up job's submission to the
 	// submission of the first Down job that read it (s).
