@@ -162,6 +162,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runReplay(ctx, rest, stdout, stderr)
 	case "slurm-bridge":
 		return runSlurmBridge(ctx, rest, stdout, stderr)
+	case "wing":
+		return runWing(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
