@@ -27,7 +27,9 @@ func (w withFallback) Fallback(_ context.Context, st *planner.State) *planner.De
 // nothing; an error or a broken contract refuses the decision whole; the
 // scheduler is told what was carried out in every case.
 func TestRunCycle(t *testing.T) {
-	start1 := func() *planner.Decision { return &planner.Decision{Start: []planner.Placement{{JobID: 1, Alloc: []int{2}}}} }
+	start1 := func() *planner.Decision {
+		return &planner.Decision{Start: []planner.Placement{{JobID: 1, Alloc: []int{2}}}}
+	}
 	tests := []struct {
 		name     string
 		schedule func(*planner.State) (*planner.Decision, error)
