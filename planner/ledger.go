@@ -59,11 +59,10 @@ type entry struct {
 	done    int
 }
 
-var (
-	// ErrUnknownRun is wrapped when a driver reports a run the books do
-	// not hold (Complete, Started), or a job twice (Add).
-	ErrUnknownRun = errors.New("no such run in the books")
-)
+// ErrLedger is wrapped when a driver reports to a Ledger what its books
+// cannot hold: a run they do not hold (Complete, Started), a job twice
+// (Add). It is a bug of the driver.
+var ErrLedger = errors.New("ledger")
 
 // NewLedger returns the empty books of cluster c, whose every node is
 // available; interval is the driver's period (State.Interval).
@@ -171,7 +170,7 @@ func (l *Ledger) runningEntry(id int) *Running {
 // it is in the books. A job already there is an error.
 func (l *Ledger) Add(j *workloads.Job) error {
 	if _, ok := l.jobs[j.ID]; ok {
-		return fmt.Errorf("%w: job %d is in the books already", ErrUnknownRun, j.ID)
+		return fmt.Errorf("%w: job %d is in the books already", ErrLedger, j.ID)
 	}
 	e := &entry{job: j, pending: &Pending{Job: j}}
 	if j.TaskLevel() {
@@ -345,7 +344,7 @@ func (l *Ledger) startJobTasks(now float64, e *entry, starts []TaskPlacement) {
 func (l *Ledger) Started(id int, at float64) error {
 	e := l.jobs[id]
 	if e == nil || e.running == nil || e.job.TaskLevel() {
-		return fmt.Errorf("%w: job %d has no gang run under way", ErrUnknownRun, id)
+		return fmt.Errorf("%w: job %d has no gang run under way", ErrLedger, id)
 	}
 	e.running.Start = at
 	return nil
@@ -372,7 +371,7 @@ func (l *Ledger) CompleteMeasured(id, task int, end, runtime float64) (Completio
 func (l *Ledger) complete(id, task int, end, runtime float64) (Completion, error) {
 	e := l.jobs[id]
 	if e == nil || e.running == nil {
-		return Completion{}, fmt.Errorf("%w: job %d is not running", ErrUnknownRun, id)
+		return Completion{}, fmt.Errorf("%w: job %d is not running", ErrLedger, id)
 	}
 	r, j := e.running, e.job
 	c := Completion{Job: j, End: end, Slowdown: 1}
@@ -384,7 +383,7 @@ func (l *Ledger) complete(id, task int, end, runtime float64) (Completion, error
 	} else {
 		i, ok := slices.BinarySearchFunc(r.Tasks, task, byTaskIndex)
 		if !ok {
-			return Completion{}, fmt.Errorf("%w: task %d of job %d is not running", ErrUnknownRun, task, id)
+			return Completion{}, fmt.Errorf("%w: task %d of job %d is not running", ErrLedger, task, id)
 		}
 		rt := r.Tasks[i]
 		n := j.TaskNodes
@@ -431,8 +430,8 @@ func (l *Ledger) Audit(full bool) error {
 	}
 	for p, u := range l.used {
 		if u < 0 || u > l.cluster.PartitionNodes[p] || full && u != held[p] {
-			return fmt.Errorf("books: partition %d: %d nodes, %d used (runs hold %v), capacity %d",
-				p, l.cluster.PartitionNodes[p], u, held, l.capacity[p])
+			return fmt.Errorf("%w: partition %d: %d nodes, %d used (runs hold %v), capacity %d",
+				ErrLedger, p, l.cluster.PartitionNodes[p], u, held, l.capacity[p])
 		}
 	}
 	return nil

@@ -158,7 +158,7 @@ func TestLedgerComplete(t *testing.T) {
 			t.Errorf("%s: %d free, %d running; want %d and %d", tc.name, l.FreeNodes(), len(l.Running()), tc.free, tc.running)
 		}
 	}
-	if _, err := l.Complete(1, 0, 80); !errors.Is(err, planner.ErrUnknownRun) {
+	if _, err := l.Complete(1, 0, 80); !errors.Is(err, planner.ErrLedger) {
 		t.Errorf("completing a done job: %v", err)
 	}
 	if err := l.Audit(true); err != nil {
@@ -179,7 +179,7 @@ func TestLedgerQueue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := l.Add(plannertest.NewJob(2).Job()); !errors.Is(err, planner.ErrUnknownRun) {
+	if err := l.Add(plannertest.NewJob(2).Job()); !errors.Is(err, planner.ErrLedger) {
 		t.Errorf("a job added twice: %v", err)
 	}
 	ids := func() []int {

@@ -105,30 +105,30 @@ func (d *Decision) Validate(st *State) error {
 	return nil
 }
 
-// books are the entries of a cluster's jobs as the rules read them: the
-// pending entry of job id (nil when it is not pending), and its running
-// one (nil when it is not running).
-type books interface {
+// entries are a cluster's jobs as the rules read them: the pending
+// entry of job id (nil when it is not pending), and its running one (nil
+// when it is not running).
+type entries interface {
 	pendingEntry(id int) *Pending
 	runningEntry(id int) *Running
 }
 
 // rules are the cluster contract (Validate) as a walk over a decision's
 // items in the contract's order: its preemptions, then its gang starts,
-// then its task starts. Each item is checked against the books and the
+// then its task starts. Each item is checked against the entries and the
 // nodes free once the items before it that kept the rules are carried
 // out; an item that keeps them takes its nodes (a preemption gives its
 // back) from the walk's own copy of the free nodes. Validate stops at the
 // first broken rule; Ledger.Apply refuses that item and goes on. The
-// books are not changed.
+// entries are not changed.
 type rules struct {
-	b     books
+	b     entries
 	free  []int
 	named map[int]bool    // jobs preempted or started (each once)
 	tasks map[[2]int]bool // tasks started, by job and task
 }
 
-func newRules(b books, free []int, d *Decision) *rules {
+func newRules(b entries, free []int, d *Decision) *rules {
 	w := &rules{b: b, free: slices.Clone(free), named: make(map[int]bool, len(d.Preempt)+len(d.Start))}
 	if len(d.StartTasks) > 0 {
 		w.tasks = make(map[[2]int]bool, len(d.StartTasks))
