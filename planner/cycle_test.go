@@ -103,3 +103,30 @@ func TestRunCycleSkipIdle(t *testing.T) {
 		t.Errorf("cycle %+v", c)
 	}
 }
+
+// TestHarnessAllowPanic: in the test harness, a panic in Schedule is a
+// test failure unless AllowPanic; with it, the cycle is empty and says
+// so, and the next cycle starts the job.
+func TestHarnessAllowPanic(t *testing.T) {
+	f := &plannertest.Func{SchedName: "f", F: func(st *planner.State) (*planner.Decision, error) {
+		d := &planner.Decision{}
+		for _, p := range st.Pending {
+			d.Start = append(d.Start, planner.Placement{JobID: p.Job.ID, Alloc: []int{p.Job.Nodes}})
+		}
+		return d, nil
+	}}
+	h := plannertest.New(t, plannertest.Panicking(f, func(cycle int) bool { return cycle == 1 }), []int{4}, 60)
+	h.AllowPanic = true
+	h.Submit(plannertest.NewJob(1).Nodes(2).Runtime(30).Job())
+	if d := h.Step(); d.Stats.FailedStage != planner.StageSchedule || len(d.Start) != 0 {
+		t.Fatalf("first cycle %+v, want the failed stage and no start", d)
+	}
+	h.Step()
+	if h.Starts[1] != 1 || len(f.Results) != 2 {
+		t.Errorf("starts %v, %d results told: the run did not go on", h.Starts, len(f.Results))
+	}
+	h.Step()
+	if _, ok := h.Completed[1]; !ok || len(f.Observed) != 1 || !f.Observed[0].JobDone {
+		t.Errorf("completions %+v", f.Observed)
+	}
+}
