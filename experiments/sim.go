@@ -225,6 +225,8 @@ type Sim struct {
 	// fault is the first error of the books (a simulator bug), which
 	// ends the run.
 	fault error
+	// lost is the node-seconds of work the cycle's preemptions threw away.
+	lost float64
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -526,14 +528,14 @@ func (s *Sim) release(sj *simJob, end float64) {
 // (planner.Ledger.Snapshot).
 func (s *Sim) State(now float64) *planner.State { return s.books.Snapshot(now) }
 
-// cycle runs the scheduler at now on the books and records the cycle;
-// keep returns a copy of the state it saw rather than the state itself.
-// The simulator never repairs a decision: one that breaks the cluster
-// contract, or a Schedule error, ends the run with the error.
+// cycle runs the scheduler at now on the books (simBooks) and records
+// the cycle; keep returns a copy of the state
+// it saw rather than the state itself. The simulator never repairs a
+// decision: one that breaks the cluster contract, or a Schedule error,
+// ends the run with the error.
 func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
-	var lost float64
-	c := planner.RunCycle(ctx, s.sched, s.books, now, planner.CycleOptions{Log: s.cfg.Log, Keep: keep,
-		Enacted: func(c *planner.Cycle) { lost = s.enacted(now, c.Result) }})
+	s.lost = 0
+	c := planner.RunCycle(ctx, s.sched, (*simBooks)(s), now, planner.CycleOptions{Log: s.cfg.Log, Keep: keep})
 	d := c.Decision
 	if err := cmp.Or(c.Err, c.Invalid); err != nil {
 		return c.State, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
@@ -543,10 +545,23 @@ func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State
 	}
 	free := s.books.FreeNodes()
 	s.cycles.add(&CycleRecord{Now: now, Wall: c.Wall, Stats: d.Stats,
-		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: lost,
+		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: s.lost,
 		BusyNodes: s.in.Cluster.TotalNodes() - free, FreeNodes: free,
 		PendingJobs: len(s.books.Pending()), PendingNodes: s.books.PendingNodes(), RunningJobs: len(s.books.Running())})
 	return c.State, d, nil
+}
+
+// simBooks are the simulator's planner.Books: its Ledger, with what
+// each decision carried out recorded (enacted).
+type simBooks Sim
+
+func (b *simBooks) View(now float64) *planner.State { return b.books.View(now) }
+
+func (b *simBooks) Apply(now float64, d *planner.Decision) *planner.ApplyResult {
+	s := (*Sim)(b)
+	res := s.books.Apply(now, d)
+	s.lost = s.enacted(now, res)
+	return res
 }
 
 // enacted records what the books carried out of a cycle's decision:

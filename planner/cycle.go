@@ -10,8 +10,10 @@ import (
 )
 
 // Books are a cluster's books as a cycle reads and changes them: a
-// *Ledger, or a driver that keeps its Ledger behind a lock or a journal
-// (the service), whose View is then a Snapshot.
+// *Ledger, or a driver's adapter over its Ledger that records what Apply
+// carried out (the simulator's runs and events), filters it (a test's
+// refusing cluster), or keeps the Ledger behind a lock or a journal (the
+// service, whose View is then a Snapshot).
 type Books interface {
 	// View is the state a cycle at now plans on.
 	View(now float64) *State
@@ -42,10 +44,6 @@ type CycleOptions struct {
 	// SkipIdle: a view without a pending job asks no decision
 	// (Cycle.Skipped).
 	SkipIdle bool
-	// Enacted, when set, is called once a decision was carried out
-	// (Books.Apply), before the scheduler is told (Scheduler.Applied):
-	// the driver records the starts and preemptions there.
-	Enacted func(*Cycle)
 }
 
 // Cycle is what one cycle did.
@@ -76,12 +74,13 @@ type Cycle struct {
 // is then decided by the policy's fallback, FallbackScheduler, or is
 // empty, and its stats name the failed stage StageSchedule); the decision
 // checked against the view (Decision.Validate) and, when it keeps the
-// contract, carried out by the books; Applied; LogCycle. A decision that
+// contract, carried out by the books (Books.Apply, before the scheduler
+// is told); Applied; LogCycle. A decision that
 // breaks the contract, or a Schedule error, is refused whole: the driver
 // reads Cycle.Invalid or Cycle.Err and decides whether the run goes on.
-func RunCycle(ctx context.Context, sched Scheduler, books Books, now float64, o CycleOptions) *Cycle {
+func RunCycle(ctx context.Context, sched Scheduler, books Books, now float64, o CycleOptions) Cycle {
 	view := books.View(now)
-	c := &Cycle{Now: now, State: view}
+	c := Cycle{Now: now, State: view}
 	if o.SkipIdle && len(view.Pending) == 0 {
 		c.Skipped = true
 		return c
@@ -106,9 +105,6 @@ func RunCycle(ctx context.Context, sched Scheduler, books Books, now float64, o 
 			break
 		}
 		c.Result = books.Apply(now, d)
-		if o.Enacted != nil {
-			o.Enacted(c)
-		}
 	}
 	sched.Applied(c.Result)
 	LogCycle(o.Log, view, d, c.Wall)

@@ -42,6 +42,7 @@ type Ledger struct {
 
 	view    State // View's, reused from view to view
 	started []int // startJobTasks' scratch list of task indices
+	walk    rules // Preview's, reused from call to call
 }
 
 // entry is the books of one job, from Add until it completes or leaves.
@@ -242,7 +243,9 @@ func (l *Ledger) Preview(now float64, d *Decision) *ApplyResult {
 	if d.Empty() {
 		return res
 	}
-	w := newRules(l, l.freeInto(nil), d)
+	w := &l.walk
+	w.reset(l, d)
+	w.free = l.freeInto(w.free)
 	refuse := func(ref Refusal, err error) bool {
 		if err != nil {
 			ref.Err = err
@@ -250,22 +253,42 @@ func (l *Ledger) Preview(now float64, d *Decision) *ApplyResult {
 		}
 		return err == nil
 	}
-	for _, id := range d.Preempt {
-		if refuse(Refusal{JobID: id, Preempt: true}, w.preempt(id)) {
-			res.Preempted = append(res.Preempted, id)
-		}
+	preempted, started, tasks := kept[int]{all: d.Preempt}, kept[Placement]{all: d.Start}, kept[TaskPlacement]{all: d.StartTasks}
+	for i, id := range d.Preempt {
+		preempted.add(i, refuse(Refusal{JobID: id, Preempt: true}, w.preempt(id)))
 	}
-	for _, pl := range d.Start {
-		if refuse(Refusal{JobID: pl.JobID}, w.start(pl)) {
-			res.Started = append(res.Started, pl)
-		}
+	for i, pl := range d.Start {
+		started.add(i, refuse(Refusal{JobID: pl.JobID}, w.start(pl)))
 	}
-	for _, ts := range d.StartTasks {
-		if refuse(Refusal{JobID: ts.JobID, Task: ts.Task, Tasks: true}, w.startTask(ts)) {
-			res.StartedTasks = append(res.StartedTasks, ts)
-		}
+	for i, ts := range d.StartTasks {
+		tasks.add(i, refuse(Refusal{JobID: ts.JobID, Task: ts.Task, Tasks: true}, w.startTask(ts)))
 	}
+	res.Preempted, res.Started, res.StartedTasks = preempted.list(), started.list(), tasks.list()
 	return res
+}
+
+// kept are the items of all that keep the rules: all itself, not a copy,
+// until one does not.
+type kept[T any] struct {
+	all, out []T
+	cut      bool
+}
+
+// add says whether all[i] keeps the rules (called for i = 0, 1, …).
+func (k *kept[T]) add(i int, ok bool) {
+	switch {
+	case ok && k.cut:
+		k.out = append(k.out, k.all[i])
+	case !ok && !k.cut:
+		k.cut, k.out = true, slices.Clone(k.all[:i])
+	}
+}
+
+func (k *kept[T]) list() []T {
+	if k.cut {
+		return k.out
+	}
+	return k.all
 }
 
 // Apply carries d out at now, item by item (Preview): preemptions first

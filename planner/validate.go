@@ -136,6 +136,24 @@ func newRules(b entries, free []int, d *Decision) *rules {
 	return w
 }
 
+// reset readies w for a walk of d on b, keeping its memory; the caller
+// sets w.free.
+func (w *rules) reset(b entries, d *Decision) {
+	w.b = b
+	// A map that a long decision grew is made anew rather than cleared:
+	// clearing costs its size.
+	if n := len(d.Preempt) + len(d.Start); w.named == nil || len(w.named) > max(64, 4*n) {
+		w.named = make(map[int]bool, n)
+	} else {
+		clear(w.named)
+	}
+	if n := len(d.StartTasks); w.tasks == nil || len(w.tasks) > max(64, 4*n) {
+		w.tasks = make(map[[2]int]bool, n)
+	} else {
+		clear(w.tasks)
+	}
+}
+
 // preempt checks the preemption of job id and releases its nodes.
 func (w *rules) preempt(id int) error {
 	r := w.b.runningEntry(id)
