@@ -180,38 +180,35 @@ type SimResult struct {
 	PartitionNodes []int
 }
 
-// simJob is the simulator's state of one job.
+// simJob is the simulator's record of one job; its books are the
+// Ledger's.
 type simJob struct {
-	job     workloads.Job
-	pending *planner.Pending // while pending
-	running *planner.Running // while running
-	end     float64          // of the current run
-	run     int              // run number, to drop stale completion events
+	job workloads.Job
+	// running is a gang job's current run (the Ledger's value, which
+	// keeps what it held once the run is stopped), nil while none.
+	running *planner.Running
+	end     float64 // of the current run
+	run     int     // run number, to drop stale completion events
 	rec     JobRecord
-	// waiting are a task-level job's waiting tasks, ascending (its
-	// Pending.Waiting); its running tasks are running.Tasks.
-	waiting []int
 	// next are the DAG stages that wait for this job, by id.
 	next []*simJob
 }
 
-// Sim is one simulation in progress: one scheduler on one input. Step runs
-// one cycle at a time (for tests); Run runs to the end.
+// Sim is one simulation in progress: one scheduler on one input, the
+// cluster's books a planner.Ledger, time an event heap of arrivals and
+// completions, each cycle a planner.RunCycle. Step runs one cycle at a
+// time (for tests); Run runs to the end.
 type Sim struct {
 	in    Input
 	cfg   SimConfig
 	sched planner.Scheduler
+	books *planner.Ledger
 
 	jobs     []*simJob // by submit time, then id
 	byID     map[int]*simJob
 	arrivals []*simJob // the jobs that wait for no other, in arrival order
 	next     int       // next arrival in arrivals
-	// pending and running are the lists a cycle's State copies whole:
-	// pending by submit time then id, running by id.
-	pending  []*planner.Pending
-	running  []*planner.Running
 	events   completionHeap
-	free     []int
 	k        int // next cycle index: cycle k is at k·Interval
 	limit    float64
 	window   float64
@@ -221,15 +218,15 @@ type Sim struct {
 	reported int // steps of progress reported (progressSteps in all)
 	done     bool
 
-	runs         []RunRecord // every run that ended, in the order they ended
-	pendingNodes int         // Σ nodes of the pending jobs (of the waiting tasks of task-level jobs)
+	runs []RunRecord // every run that ended, in the order they ended
 	// units are shared allocations of one task: units[r][n] holds n
 	// nodes of partition r (read-only: RunRecord.Alloc of task runs).
 	units []map[int][]int
-	// started is startJobTasks' scratch list of task indices.
-	started []int
-	// buf is the State of each cycle (view), reused from cycle to cycle.
-	buf planner.State
+	// fault is the first error of the books (a simulator bug), which
+	// ends the run.
+	fault error
+	// lost is the node-seconds of work the cycle's preemptions threw away.
+	lost float64
 }
 
 // NewSim checks the input and prepares a simulation. It does not call
@@ -259,7 +256,7 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 	// The cluster is cloned: parallel runs share the caller's Input.
 	in.Cluster = c.Clone()
 	s := &Sim{in: in, cfg: cfg, sched: sched, byID: make(map[int]*simJob, len(in.Jobs)),
-		free: slices.Clone(c.PartitionNodes)}
+		books: planner.NewLedger(in.Cluster, cfg.Interval)}
 	lastSubmit, lastDeadline := 0.0, 0.0
 	for i := range in.Jobs {
 		j := in.Jobs[i]
@@ -425,16 +422,19 @@ func (s *Sim) step(ctx context.Context, keep bool) (*planner.State, *planner.Dec
 		t := s.Now()
 		if t > s.limit {
 			s.finish()
-			return nil, nil, nil
+			return nil, nil, s.fault
 		}
 		s.complete(t)
 		s.arrive(t)
 		s.progress(t)
-		if len(s.pending) == 0 && len(s.running) == 0 && s.next == len(s.arrivals) {
-			s.finish()
-			return nil, nil, nil
+		if s.fault != nil {
+			return nil, nil, s.fault
 		}
-		if len(s.pending) == 0 {
+		if len(s.books.Pending()) == 0 && len(s.books.Running()) == 0 && s.next == len(s.arrivals) {
+			s.finish()
+			return nil, nil, s.fault
+		}
+		if len(s.books.Pending()) == 0 {
 			// Skip to the next arrival or completion: to its boundary, or
 			// deciding on events to the event itself (Now).
 			nextT := s.nextEvent()
@@ -475,8 +475,10 @@ func (s *Sim) complete(t float64) {
 			continue // preempted since
 		}
 		r := sj.running
-		for p, k := range r.Alloc {
-			s.free[p] += k
+		c, err := s.books.Complete(sj.job.ID, 0, sj.end)
+		if err != nil {
+			s.fault = cmp.Or(s.fault, fmt.Errorf("simulator: %w", err))
+			continue
 		}
 		s.busy += float64(sj.job.Nodes) * (sj.end - r.Start)
 		s.lastEnd = max(s.lastEnd, sj.end)
@@ -485,15 +487,10 @@ func (s *Sim) complete(t float64) {
 		if sj.job.Class == workloads.SLO {
 			sj.rec.MetDeadline = sj.end <= sj.job.Deadline
 		}
-		s.removeRunning(sj)
+		sj.running = nil
 		s.release(sj, sj.end)
 		if !s.cfg.DropRuns {
 			s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Start: r.Start, End: sj.end, Alloc: r.Alloc})
-		}
-		c := planner.Completion{Job: &sj.job, JobDone: true, Start: r.Start, End: sj.end, Runtime: sj.end - r.Start,
-			Slowed: r.Slowed, Slowdown: 1, Speed: s.in.Cluster.SpeedOf(r.Alloc)}
-		if r.Slowed {
-			c.Slowdown = s.in.Cluster.Slowdown
 		}
 		s.sched.Observe(c)
 	}
@@ -504,6 +501,13 @@ func (s *Sim) arrive(t float64) {
 	for s.next < len(s.arrivals) && s.arrivals[s.next].job.Submit <= t {
 		s.enqueue(s.arrivals[s.next])
 		s.next++
+	}
+}
+
+// enqueue puts a submitted job in the books.
+func (s *Sim) enqueue(sj *simJob) {
+	if err := s.books.Add(&sj.job); err != nil {
+		s.fault = cmp.Or(s.fault, fmt.Errorf("simulator: %w", err))
 	}
 }
 
@@ -520,265 +524,139 @@ func (s *Sim) release(sj *simJob, end float64) {
 	}
 }
 
-// enqueue puts sj in the pending list, kept in (submit, id) order; a
-// task-level job arrives with every task waiting.
-func (s *Sim) enqueue(sj *simJob) {
-	if sj.pending == nil {
-		sj.pending = &planner.Pending{Job: &sj.job}
-		if sj.job.TaskLevel() {
-			sj.waiting = make([]int, sj.job.Tasks())
-			for k := range sj.waiting {
-				sj.waiting[k] = k
-			}
-			sj.pending.Waiting = sj.waiting
-		}
-	}
-	i, _ := slices.BinarySearchFunc(s.pending, &sj.job, bySubmitID)
-	s.pending = slices.Insert(s.pending, i, sj.pending)
-	s.pendingNodes += sj.job.Nodes
-}
+// State is the cluster as the scheduler sees it at time now, a copy
+// (planner.Ledger.Snapshot).
+func (s *Sim) State(now float64) *planner.State { return s.books.Snapshot(now) }
 
-// dequeue takes sj out of the pending list.
-func (s *Sim) dequeue(sj *simJob) {
-	if i, ok := slices.BinarySearchFunc(s.pending, &sj.job, bySubmitID); ok {
-		s.pending = slices.Delete(s.pending, i, i+1)
-	}
-}
-
-func bySubmitID(p *planner.Pending, j *workloads.Job) int {
-	if c := cmp.Compare(p.Job.Submit, j.Submit); c != 0 {
-		return c
-	}
-	return cmp.Compare(p.Job.ID, j.ID)
-}
-
-func byID(r *planner.Running, id int) int { return cmp.Compare(r.Job.ID, id) }
-
-// addRunning puts sj's run in the running list.
-func (s *Sim) addRunning(sj *simJob) {
-	i, _ := slices.BinarySearchFunc(s.running, sj.job.ID, byID)
-	s.running = slices.Insert(s.running, i, sj.running)
-}
-
-func (s *Sim) removeRunning(sj *simJob) {
-	if i, ok := slices.BinarySearchFunc(s.running, sj.job.ID, byID); ok {
-		s.running = slices.Delete(s.running, i, i+1)
-	}
-	sj.running = nil
-}
-
-// State is the cluster as the scheduler sees it at time now. Slices are
-// fresh copies; the Job, Pending and Running values are the simulator's and
-// must be treated as read-only.
-func (s *Sim) State(now float64) *planner.State {
-	return &planner.State{Now: now, Cluster: s.in.Cluster, Free: slices.Clone(s.free),
-		Pending: slices.Clone(s.pending), Running: slices.Clone(s.running), Interval: s.cfg.Interval}
-}
-
-// view is the State a cycle hands the scheduler: the simulator's own
-// Pending and Running lists, not copies (planner.State's contract: the
-// scheduler reads them and reorders only copies), and a copy of the free
-// nodes, all in memory reused from cycle to cycle (a State is valid for
-// its cycle only). Copying the lists cost each decision O(pending +
-// running) on a queue of 10⁵ jobs.
-func (s *Sim) view(now float64) *planner.State {
-	st := &s.buf
-	*st = planner.State{Now: now, Cluster: s.in.Cluster, Free: append(st.Free[:0], s.free...),
-		Pending: s.pending, Running: s.running, Interval: s.cfg.Interval}
-	return st
-}
-
-// cycle runs the scheduler at now and carries its decision out; keep
-// returns a copy of the state it saw rather than the state itself.
+// cycle runs the scheduler at now on the books (simBooks) and records
+// the cycle; keep returns a copy of the state
+// it saw rather than the state itself. The simulator never repairs a
+// decision: one that breaks the cluster contract, or a Schedule error,
+// ends the run with the error.
 func (s *Sim) cycle(ctx context.Context, now float64, keep bool) (*planner.State, *planner.Decision, error) {
-	st := s.view(now)
-	wall := time.Now() // a measurement of the scheduler, not the simulated clock
-	d, err := s.sched.Schedule(ctx, st)
-	elapsed := time.Since(wall)
-	if keep {
-		st = st.Clone()
+	s.lost = 0
+	c := planner.RunCycle(ctx, s.sched, (*simBooks)(s), now, planner.CycleOptions{Log: s.cfg.Log, Keep: keep})
+	d := c.Decision
+	if err := cmp.Or(c.Err, c.Invalid); err != nil {
+		return c.State, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
 	}
-	if err != nil {
-		return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
+	if err := s.books.Audit(s.boundary() <= now); err != nil {
+		return c.State, d, fmt.Errorf("simulator: %w", err)
 	}
-	if d == nil {
-		d = &planner.Decision{}
-	}
-	// The simulator never repairs a decision: one that breaks the cluster
-	// contract ends the run with the error. It is checked against the
-	// simulator's own books, not the State the scheduler was handed
-	// (whose Free is a copy); Validate only reads them.
-	if !d.Empty() {
-		own := &planner.State{Now: now, Cluster: s.in.Cluster, Free: s.free, Pending: s.pending, Running: s.running,
-			Interval: s.cfg.Interval}
-		if err := d.Validate(own); err != nil {
-			return st, d, fmt.Errorf("scheduler %s at t=%gs: %w", s.sched.Name(), now, err)
-		}
-	}
-	lost := s.enact(now, d)
-	free, err := s.checkCapacity(s.boundary() <= now)
-	if err != nil {
-		return st, d, err
-	}
-	s.sched.Applied(planner.AllApplied(now, d))
-	s.cycles.add(&CycleRecord{Now: now, Wall: elapsed, Stats: d.Stats,
-		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: lost,
+	free := s.books.FreeNodes()
+	s.cycles.add(&CycleRecord{Now: now, Wall: c.Wall, Stats: d.Stats,
+		Started: len(d.Start), Preempt: len(d.Preempt), PreemptedNodeSeconds: s.lost,
 		BusyNodes: s.in.Cluster.TotalNodes() - free, FreeNodes: free,
-		PendingJobs: len(s.pending), PendingNodes: s.pendingNodes, RunningJobs: len(s.running)})
-	planner.LogCycle(s.cfg.Log, st, d, elapsed)
-	return st, d, nil
+		PendingJobs: len(s.books.Pending()), PendingNodes: s.books.PendingNodes(), RunningJobs: len(s.books.Running())})
+	return c.State, d, nil
 }
 
-// enact applies a valid decision (Decision.Validate): preemptions, then
-// starts. It returns the node-seconds of work the preemptions threw away.
-func (s *Sim) enact(now float64, d *planner.Decision) (lost float64) {
-	for _, id := range d.Preempt {
+// simBooks are the simulator's planner.Books: its Ledger, with what
+// each decision carried out recorded (enacted).
+type simBooks Sim
+
+func (b *simBooks) View(now float64) *planner.State { return b.books.View(now) }
+
+func (b *simBooks) Apply(now float64, d *planner.Decision) *planner.ApplyResult {
+	s := (*Sim)(b)
+	res := s.books.Apply(now, d)
+	s.lost = s.enacted(now, res)
+	return res
+}
+
+// enacted records what the books carried out of a cycle's decision:
+// the preempted runs (it returns the node-seconds of work they threw
+// away), the gang runs and the tasks started, each with its completion
+// event.
+func (s *Sim) enacted(now float64, res *planner.ApplyResult) (lost float64) {
+	for _, id := range res.Preempted {
 		sj := s.byID[id]
 		r := sj.running
-		for p, k := range r.Alloc {
-			s.free[p] += k
-		}
 		work := float64(sj.job.Nodes) * (now - r.Start)
 		s.busy += work
 		lost += work
 		if !s.cfg.DropRuns {
 			s.runs = append(s.runs, RunRecord{JobID: id, Start: r.Start, End: now, Alloc: r.Alloc, Preempted: true})
 		}
-		s.removeRunning(sj)
-		sj.pending.Preemptions++
+		sj.running = nil
 		sj.rec.Preemptions++
 		sj.rec.Started = false
 		sj.rec.Partitions = nil
 		sj.rec.Slowed = false
-		s.enqueue(sj)
 	}
-	for _, pl := range d.Start {
-		s.start(now, s.byID[pl.JobID], pl.Alloc)
+	for _, pl := range res.Started {
+		s.start(now, s.byID[pl.JobID])
 	}
-	s.startTasks(now, d.StartTasks)
+	for _, ts := range res.StartedTasks {
+		s.startTask(now, s.byID[ts.JobID], ts)
+	}
 	return lost
 }
 
-// start runs sj on alloc from now for Cluster.RuntimeOn: Runtime × Slowdown
-// when any node is outside the job's preferred partitions, / the speed of
-// the slowest partition it holds nodes in.
-func (s *Sim) start(now float64, sj *simJob, alloc []int) {
-	alloc = slices.Clone(alloc)
-	slowed := sj.job.SlowedOn(alloc)
+// start records the run of sj the books started at now: it lasts
+// Cluster.RuntimeOn, Runtime × Slowdown when any node is outside the
+// job's preferred partitions, / the speed of the slowest partition it
+// holds nodes in.
+func (s *Sim) start(now float64, sj *simJob) {
+	_, r := s.books.Lookup(sj.job.ID)
 	var parts []int
-	for p, k := range alloc {
-		if k == 0 {
-			continue
+	for p, k := range r.Alloc {
+		if k != 0 {
+			parts = append(parts, p)
 		}
-		s.free[p] -= k
-		parts = append(parts, p)
 	}
-	s.dequeue(sj)
-	s.pendingNodes -= sj.job.Nodes
-	sj.running = &planner.Running{Job: &sj.job, Start: now, Alloc: alloc, Slowed: slowed}
+	sj.running = r
 	sj.run++
-	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, alloc)
-	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, slowed
+	sj.end = now + s.in.Cluster.RuntimeOn(&sj.job, r.Alloc)
+	sj.rec.Started, sj.rec.Start, sj.rec.Partitions, sj.rec.Slowed = true, now, parts, r.Slowed
 	sj.rec.ShortestEstimate = 0
 	if er, ok := s.sched.(planner.EstimateReporter); ok {
 		if v, ok := er.ShortestRuntime(sj.job.ID); ok {
 			sj.rec.ShortestEstimate = v
 		}
 	}
-	s.addRunning(sj)
 	s.events.push(completion{end: sj.end, id: sj.job.ID, run: sj.run, sj: sj})
 }
 
-// startTasks starts valid task placements (Decision.Validate), a job's
-// consecutive placements at a time.
-func (s *Sim) startTasks(now float64, starts []planner.TaskPlacement) {
-	for i := 0; i < len(starts); {
-		k := i + 1
-		for k < len(starts) && starts[k].JobID == starts[i].JobID {
-			k++
-		}
-		s.startJobTasks(now, s.byID[starts[i].JobID], starts[i:k])
-		i = k
+// startTask records a task of sj the books started at now.
+func (s *Sim) startTask(now float64, sj *simJob, ts planner.TaskPlacement) {
+	rec := &sj.rec
+	s.events.push(completion{end: now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition),
+		id: sj.job.ID, task: ts.Task, sj: sj})
+	if rec.TasksStarted == 0 {
+		rec.Started, rec.Start = true, now
 	}
+	rec.TasksStarted++
+	rec.TaskWaitSum += now - sj.job.Submit
+	if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
+		rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
+	}
+	rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
 }
 
-// startJobTasks starts placements of the tasks of one job. The job's
-// pending and running values, and their Waiting and Tasks, are updated in
-// place: a State is valid for its cycle only (plannertest.Snapshot keeps
-// one).
-func (s *Sim) startJobTasks(now float64, sj *simJob, starts []planner.TaskPlacement) {
-	if sj.running == nil {
-		sj.running = &planner.Running{Job: &sj.job, Alloc: make([]int, len(s.free))}
-		s.addRunning(sj)
-	}
-	r, rec, n := sj.running, &sj.rec, sj.job.TaskNodes
-	s.started = s.started[:0]
-	for _, ts := range starts {
-		s.started = append(s.started, ts.Task)
-		s.free[ts.Partition] -= n
-		r.Alloc[ts.Partition] += n
-		r.Tasks = append(r.Tasks, planner.RunningTask{Task: ts.Task, Partition: ts.Partition, Start: now})
-		r.Slowed = r.Slowed || !sj.job.IsPreferred(ts.Partition)
-		s.events.push(completion{end: now + sj.job.TaskDurations[ts.Task]*s.in.Cluster.TaskFactor(&sj.job, ts.Partition),
-			id: sj.job.ID, task: ts.Task, sj: sj})
-		if rec.TasksStarted == 0 {
-			rec.Started, rec.Start = true, now
-		}
-		rec.TasksStarted++
-		rec.TaskWaitSum += now - sj.job.Submit
-		if p, ok := slices.BinarySearch(rec.Partitions, ts.Partition); !ok {
-			rec.Partitions = slices.Insert(rec.Partitions, p, ts.Partition)
-		}
-		rec.Slowed = rec.Slowed || !sj.job.IsPreferred(ts.Partition)
-	}
-	slices.Sort(s.started)
-	slices.SortFunc(r.Tasks, byTask)
-	r.Start, r.Done = rec.Start, rec.TasksDone
-	sj.waiting = without(sj.waiting, s.started)
-	s.pendingNodes -= len(starts) * n
-	if len(sj.waiting) == 0 {
-		s.dequeue(sj)
-		sj.pending = nil
-	} else {
-		sj.pending.Waiting = sj.waiting
-	}
-}
-
-// completeTask ends the task of a completion event: it frees the task's
-// nodes, counts its work, records its run, completes the job with its
-// last task, and tells the scheduler.
+// completeTask ends the task of a completion event in the books, counts
+// its work, records its run, completes the job with its last task, and
+// tells the scheduler.
 func (s *Sim) completeTask(sj *simJob, ev completion) {
-	r := sj.running
-	if r == nil {
+	rt, ok := s.books.Task(sj.job.ID, ev.task)
+	if !ok {
 		return // cannot happen: tasks are never preempted
 	}
-	i, ok := slices.BinarySearchFunc(r.Tasks, ev.task, func(rt planner.RunningTask, k int) int { return cmp.Compare(rt.Task, k) })
-	if !ok {
+	c, err := s.books.Complete(sj.job.ID, ev.task, ev.end)
+	if err != nil {
+		s.fault = cmp.Or(s.fault, fmt.Errorf("simulator: %w", err))
 		return
 	}
-	rt := r.Tasks[i]
 	n := sj.job.TaskNodes
-	r.Tasks = slices.Delete(r.Tasks, i, i+1)
-	r.Alloc[rt.Partition] -= n
-	s.free[rt.Partition] += n
 	work := float64(n) * (ev.end - rt.Start)
 	s.busy += work
 	rec := &sj.rec
 	rec.TaskWork += work
 	rec.TasksDone++
-	r.Done = rec.TasksDone
-	slowed := !sj.job.IsPreferred(rt.Partition)
-	if slowed {
-		r.Slowed = slices.ContainsFunc(r.Tasks, func(t planner.RunningTask) bool { return !sj.job.IsPreferred(t.Partition) })
-	}
 	if !s.cfg.DropRuns {
 		s.runs = append(s.runs, RunRecord{JobID: sj.job.ID, Task: rt.Task, Start: rt.Start, End: ev.end, Alloc: s.unit(rt.Partition, n)})
 	}
-	if len(r.Tasks) == 0 {
-		s.removeRunning(sj)
-	}
-	done := rec.TasksDone == rec.Tasks
-	if done {
+	if c.JobDone {
 		s.lastEnd = max(s.lastEnd, ev.end)
 		rec.Completed, rec.End = true, ev.end
 		if sj.job.Class == workloads.SLO {
@@ -786,25 +664,21 @@ func (s *Sim) completeTask(sj *simJob, ev completion) {
 		}
 		s.release(sj, ev.end)
 	}
-	c := planner.Completion{Job: &sj.job, Task: rt.Task, JobDone: done, Start: rt.Start, End: ev.end,
-		Runtime: ev.end - rt.Start, Slowed: slowed, Slowdown: 1, Speed: s.in.Cluster.Speed(rt.Partition)}
-	if slowed {
-		c.Slowdown = s.in.Cluster.Slowdown
-	}
 	s.sched.Observe(c)
 }
 
 // unit is the shared allocation of n nodes in partition r.
 func (s *Sim) unit(r, n int) []int {
+	np := len(s.in.Cluster.PartitionNodes)
 	if s.units == nil {
-		s.units = make([]map[int][]int, len(s.free))
+		s.units = make([]map[int][]int, np)
 	}
 	if s.units[r] == nil {
 		s.units[r] = map[int][]int{}
 	}
 	a, ok := s.units[r][n]
 	if !ok {
-		a = make([]int, len(s.free))
+		a = make([]int, np)
 		a[r] = n
 		s.units[r][n] = a
 	}
@@ -814,53 +688,6 @@ func (s *Sim) unit(r, n int) []int {
 // taskEnd is when a running task of sj ends.
 func (s *Sim) taskEnd(sj *simJob, rt planner.RunningTask) float64 {
 	return rt.Start + sj.job.TaskDurations[rt.Task]*s.in.Cluster.TaskFactor(&sj.job, rt.Partition)
-}
-
-func byTask(a, b planner.RunningTask) int { return cmp.Compare(a.Task, b.Task) }
-
-// without removes from sorted a, in place, the elements of sorted b.
-func without(a, b []int) []int {
-	out := a[:0]
-	j := 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j < len(b) && b[j] == x {
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
-}
-
-// checkCapacity verifies the books: free[r] ≥ 0 and, when full,
-// free[r] = nodes(r) − Σ running alloc[r]. It returns the free nodes of
-// the cluster. A failure is a simulator bug, reported as an error rather
-// than a panic. The full check reads every run: the cycles at the
-// boundaries make it, so that a cycle at an event, which may come at
-// every completion, costs no more than its decision.
-func (s *Sim) checkCapacity(full bool) (free int, err error) {
-	var used []int
-	if full {
-		used = make([]int, len(s.free))
-		for _, r := range s.running {
-			for p, k := range r.Alloc {
-				used[p] += k
-			}
-		}
-	}
-	for p, n := range s.in.Cluster.PartitionNodes {
-		if s.free[p] < 0 || full && s.free[p] != n-used[p] {
-			u := n - s.free[p]
-			if full {
-				u = used[p]
-			}
-			return 0, fmt.Errorf("simulator: partition %d: %d nodes, %d used, %d free", p, n, u, s.free[p])
-		}
-		free += s.free[p]
-	}
-	return free, nil
 }
 
 // finish ends the run. Scheduling stops at the limit, but the runs under
@@ -878,16 +705,16 @@ func (s *Sim) finish() {
 	}
 	s.complete(s.limit)
 	end := s.limit
-	if len(s.running) == 0 && len(s.pending) == 0 && s.next == len(s.arrivals) {
+	if len(s.books.Running()) == 0 && len(s.books.Pending()) == 0 && s.next == len(s.arrivals) {
 		end = max(s.window, s.lastEnd)
 	}
-	for _, r := range s.running {
+	for _, r := range s.books.Running() {
 		sj := s.byID[r.Job.ID]
 		if !sj.job.TaskLevel() {
 			s.busy -= float64(sj.job.Nodes) * (sj.end - end) // complete counts the whole run
 			continue
 		}
-		for _, rt := range sj.running.Tasks {
+		for _, rt := range r.Tasks {
 			over := float64(sj.job.TaskNodes) * (s.taskEnd(sj, rt) - end)
 			s.busy -= over
 			sj.rec.TaskWork -= over

@@ -9,14 +9,14 @@ import (
 )
 
 // Scheduler is one scheduling policy. Every driver (the simulator, the
-// service) uses it the same way:
+// service, the test harness) uses it the same way:
 //
 //  1. Train once with the history of completed jobs;
-//  2. every cycle, Schedule with the cluster's state at the time the driver
-//     passes in; check the decision with Decision.Validate; carry it out
-//     (preemptions first, then starts) and tell the scheduler what was
-//     carried out with Applied;
-//  3. Observe each completion as it happens.
+//  2. every cycle, RunCycle: Schedule with the cluster's state at the time
+//     the driver passes in; check the decision with Decision.Validate;
+//     carry it out (Ledger.Apply: preemptions first, then starts) and tell
+//     the scheduler what was carried out with Applied;
+//  3. Observe each completion as it happens (Ledger.Complete).
 //
 // A Scheduler is used by one driver goroutine at a time.
 type Scheduler interface {
@@ -228,11 +228,6 @@ type Refusal struct {
 	Task  int
 	Tasks bool
 	Err   error
-}
-
-// AllApplied is the result of a driver that carried out all of d at now.
-func AllApplied(now float64, d *Decision) *ApplyResult {
-	return &ApplyResult{Now: now, Preempted: d.Preempt, Started: d.Start, StartedTasks: d.StartTasks}
 }
 
 // Completion is the record of a run that ended because the job completed,

@@ -8,31 +8,96 @@ import (
 	"github.com/plannerhq/planner/planner"
 )
 
-// cycle runs one planning cycle at now (seconds since the epoch), the way
-// the simulator does (experiments.Sim): the scheduler Observes the
-// completions reported since the last cycle and Trains on new history;
-// when a job is pending it Schedules on the state at now; the decision is
-// checked with Decision.Validate against that state; what still holds of
-// it is enacted (written to the log, published to the decisions feed) and
-// the scheduler is told with Applied. The caller holds cycleMu. It
-// returns the cycle's summary, nil when nothing was pending.
+// cycle runs one planning cycle at now (seconds since the epoch) with
+// planner.RunCycle, as the simulator does (experiments.Sim), on the
+// service's books (journalBooks): the scheduler Observes the completions
+// reported since the last cycle and Trains on new history; when a job is
+// pending it Schedules on the state at now; the decision is checked with
+// Decision.Validate against that state; what still holds of it is
+// enacted (written to the log, published to the decisions feed) and the
+// scheduler is told with Applied. The caller holds cycleMu. It returns
+// the cycle's summary, nil when nothing was pending.
 func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
-	t0 := time.Now() // measurements of the cycle, never the plan's clock
-	// The journal takes the state (and, after the decision, what the
-	// cycle logs and shows): the cycle itself never holds the state's
-	// lock, so that a slow cycle cannot hold the requests back.
+	b := &journalBooks{s: s, t0: time.Now()}
+	c := planner.RunCycle(ctx, s.sched, b, now, planner.CycleOptions{Log: s.log, SkipIdle: true})
+	switch {
+	case b.stopped:
+		return nil
+	case c.Skipped:
+		s.metrics.cycles.WithLabelValues("idle").Inc()
+		s.maybeSnapshot()
+		return nil
+	}
+	view, d, out := &b.view, c.Decision, b.out
+	if out == nil {
+		// The service never repairs a decision, as the simulator does not:
+		// a Schedule error, or a decision that breaks the contract on the
+		// state the scheduler was given, is refused whole and the scheduler
+		// told so (RunCycle).
+		outcome := "failed"
+		if c.Err != nil {
+			view.Failure = c.Err.Error()
+			s.log.Error().Err(c.Err).Float64("t", now).Str("scheduler", s.sched.Name()).Msg("the scheduler failed; nothing decided this cycle")
+		} else {
+			outcome = "invalid"
+			view.fill(d)
+			view.Invalid = c.Invalid.Error()
+			s.log.Error().Err(c.Invalid).Float64("t", now).Str("scheduler", s.sched.Name()).Msg("the scheduler's decision breaks the cluster contract; refused whole")
+		}
+		s.metrics.cycles.WithLabelValues(outcome).Inc()
+		res := c.Result
+		view.Refused = len(res.Refused)
+		view.CycleMS = ms(time.Since(b.t0))
+		o, jerr := s.submit(func(ss *state) (*record, answer, error) {
+			ss.cycle = b.n
+			ss.addCycle(*view)
+			return nil, func(ss *state) any { return ss.enacted(res) }, nil
+		})
+		out = &enacted{res: res}
+		if jerr == nil {
+			out = o.(*enacted)
+		}
+	}
+	s.logDecisions(now, out)
+	s.observeCycle(d, *view, time.Since(b.t0), c.Err == nil && c.Invalid == nil)
+	s.metrics.setGauges(out.gauges)
+	s.maybeSnapshot()
+	return view
+}
+
+// journalBooks are the service's books as one cycle reads and changes
+// them (planner.Books): through the journal, which holds the state's
+// lock for each step, so that the cycle never holds it while the
+// scheduler plans and requests go on meanwhile. The view is a copy
+// (Ledger.Snapshot); Apply enacts what still holds of the decision on
+// the books as they are by then.
+type journalBooks struct {
+	s  *Service
+	t0 time.Time // the cycle's start, for its wall time
+	n  uint64    // the cycle's number
+	// view is the cycle's summary, out what Apply enacted (nil: the
+	// decision was refused whole, Apply not called).
+	view    CycleView
+	out     *enacted
+	stopped bool // the service stops: no cycle
+}
+
+// View takes the state at now and what the scheduler must be told before
+// it plans (completions, history), and tells it.
+func (b *journalBooks) View(now float64) *planner.State {
+	s := b.s
 	var (
 		items []schedItem
 		st    *planner.State
-		n     uint64
 	)
 	if _, err := s.submit(func(ss *state) (*record, answer, error) {
 		items, ss.sched = ss.sched, nil
-		st = ss.plannerState(now, s.cfg.Interval.Seconds())
-		n = ss.cycle + 1
+		st = ss.books.Snapshot(now)
+		b.n = ss.cycle + 1
 		return nil, nil, nil
 	}); err != nil {
-		return nil // stopping
+		b.stopped = true
+		return &planner.State{Now: now} // nothing pending: RunCycle skips it
 	}
 	for _, it := range items {
 		if it.completion != nil {
@@ -41,87 +106,41 @@ func (s *Service) cycle(ctx context.Context, now float64) *CycleView {
 			s.sched.Train(it.history)
 		}
 	}
-	if len(st.Pending) == 0 {
-		s.metrics.cycles.WithLabelValues("idle").Inc()
-		s.maybeSnapshot()
-		return nil
-	}
-	view := CycleView{Cycle: n, Time: s.tl.format(now), TimeS: now, Pending: len(st.Pending), Running: len(st.Running)}
-	tSched := time.Now()
-	d, err := s.sched.Schedule(ctx, st)
-	wall := time.Since(tSched)
-	if err == nil && d == nil {
-		d = &planner.Decision{}
-	}
-	var verr error
-	if err == nil {
-		// The service never repairs a decision, as the simulator does not;
-		// one that breaks the contract is refused whole and the scheduler
-		// told so. Checked against the state the scheduler was given.
-		verr = d.Validate(st)
-	}
-	var out *enacted
-	if err == nil && verr == nil {
-		view.fill(d, wall)
-		shortest := s.shortestEstimates(d)
-		o, jerr := s.submit(func(ss *state) (*record, answer, error) {
-			rec, res := ss.enact(n, now, d)
-			for i := range rec.Starts {
-				rec.Starts[i].ShortestS = shortest[rec.Starts[i].Job]
-			}
-			view.Started, view.Preempted, view.Refused = len(rec.Starts), len(rec.Preempts), len(res.Refused)
-			view.CycleMS = ms(time.Since(t0))
-			rec.Stats = view
-			ss.plan, ss.planCycle = d.Plan, n
-			ss.cycle = n
-			ans := func(ss *state) any { return ss.enacted(res) }
-			if len(rec.Starts)+len(rec.Preempts) == 0 {
-				ss.addCycle(view)
-				return nil, ans, nil
-			}
-			return &record{Decision: rec}, ans, nil
-		})
-		if jerr != nil {
-			s.log.Error().Err(jerr).Float64("t", now).Msg("the cycle's decision was not enacted")
-			out = &enacted{res: refuseAll(now, d, jerr)}
-		} else {
-			out = o.(*enacted)
+	b.view = CycleView{Cycle: b.n, Time: s.tl.format(now), TimeS: now, Pending: len(st.Pending), Running: len(st.Running)}
+	return st
+}
+
+// Apply enacts what still holds of a valid decision: the record of it is
+// written to the log, which applies it to the books, and the cycle's
+// summary is kept.
+func (b *journalBooks) Apply(now float64, d *planner.Decision) *planner.ApplyResult {
+	s, view := b.s, &b.view
+	view.fill(d)
+	shortest := s.shortestEstimates(d)
+	o, jerr := s.submit(func(ss *state) (*record, answer, error) {
+		rec, res := ss.enact(b.n, now, d)
+		for i := range rec.Starts {
+			rec.Starts[i].ShortestS = shortest[rec.Starts[i].Job]
 		}
+		view.Started, view.Preempted, view.Refused = len(rec.Starts), len(rec.Preempts), len(res.Refused)
+		view.CycleMS = ms(time.Since(b.t0))
+		rec.Stats = *view
+		ss.plan, ss.planCycle = d.Plan, b.n
+		ss.cycle = b.n
+		ans := func(ss *state) any { return ss.enacted(res) }
+		if len(rec.Starts)+len(rec.Preempts) == 0 {
+			ss.addCycle(*view)
+			return nil, ans, nil
+		}
+		return &record{Decision: rec}, ans, nil
+	})
+	if jerr != nil {
+		s.log.Error().Err(jerr).Float64("t", now).Msg("the cycle's decision was not enacted")
+		b.out = &enacted{res: planner.RefuseAll(now, d, jerr)}
 	} else {
-		if d == nil {
-			d = &planner.Decision{}
-		}
-		outcome := "failed"
-		if err != nil {
-			view.Failure = err.Error()
-			s.log.Error().Err(err).Float64("t", now).Str("scheduler", s.sched.Name()).Msg("the scheduler failed; nothing decided this cycle")
-		} else {
-			outcome = "invalid"
-			view.fill(d, wall)
-			view.Invalid = verr.Error()
-			s.log.Error().Err(verr).Float64("t", now).Str("scheduler", s.sched.Name()).Msg("the scheduler's decision breaks the cluster contract; refused whole")
-		}
-		s.metrics.cycles.WithLabelValues(outcome).Inc()
-		res := refuseAll(now, d, verr)
-		view.Refused = len(res.Refused)
-		view.CycleMS = ms(time.Since(t0))
-		o, jerr := s.submit(func(ss *state) (*record, answer, error) {
-			ss.cycle = n
-			ss.addCycle(view)
-			return nil, func(ss *state) any { return ss.enacted(res) }, nil
-		})
-		out = &enacted{res: res}
-		if jerr == nil {
-			out = o.(*enacted)
-		}
+		b.out = o.(*enacted)
 	}
-	s.sched.Applied(out.res)
-	planner.LogCycle(s.log, st, d, wall)
-	s.logDecisions(now, out)
-	s.observeCycle(d, view, time.Since(t0), err == nil && verr == nil)
-	s.metrics.setGauges(out.gauges)
-	s.maybeSnapshot()
-	return &view
+	return b.out.res
 }
 
 // shortestEstimates are, per job the decision starts, the shortest
@@ -144,30 +163,18 @@ func (s *Service) shortestEstimates(d *planner.Decision) map[int]float64 {
 }
 
 // fill copies the decision's statistics into the summary.
-func (v *CycleView) fill(d *planner.Decision, wall time.Duration) {
+func (v *CycleView) fill(d *planner.Decision) {
 	s := &d.Stats
 	v.Solved, v.TimeLimited, v.Fallback = s.Solved, s.TimeLimited, s.Fallback
 	v.FailedStage, v.Failure, v.Panicked = s.FailedStage, s.Failure, s.Panicked
 	v.Objective, v.Options, v.Vars, v.Rows, v.HeldNodes = s.Objective, s.Options, s.Vars, s.Rows, s.HeldNodes
-	v.SolveMS, v.CycleMS = ms(s.Solve), ms(wall)
+	v.SolveMS = ms(s.Solve)
 	if !finite(v.Objective) {
 		v.Objective = 0 // JSON has no Inf or NaN
 	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// refuseAll is the result of a decision none of which was carried out.
-func refuseAll(now float64, d *planner.Decision, err error) *planner.ApplyResult {
-	res := &planner.ApplyResult{Now: now}
-	for _, id := range d.Preempt {
-		res.Refused = append(res.Refused, planner.Refusal{JobID: id, Preempt: true, Err: err})
-	}
-	for _, pl := range d.Start {
-		res.Refused = append(res.Refused, planner.Refusal{JobID: pl.JobID, Err: err})
-	}
-	return res
-}
 
 // enacted is what a cycle's thread needs of the state after its decision
 // was enacted, taken by the journal: the result for Applied, the lines to

@@ -138,7 +138,7 @@ func (s *Service) pageData(now float64, refresh int) *pageData {
 	}
 	for i, js := range st.pendingByPrio() {
 		if i == pagePending {
-			d.MorePending = len(st.pending) - pagePending
+			d.MorePending = len(st.books.Pending()) - pagePending
 			break
 		}
 		row := pendingRow{Job: js.key, Class: js.job.Class.String(), Submitted: st.tl.format(js.job.Submit),

@@ -258,7 +258,7 @@ func open(cfg Config, db *store) (*Service, error) {
 		learnFrom = snap.Seq
 	}
 	sigma := estimate.Sigma{P: p}
-	s.st = newState(s.tl, m.Cluster, sigma)
+	s.st = newState(s.tl, m.Cluster, cfg.Interval.Seconds(), sigma)
 	s.st.learnFrom = learnFrom
 	err = db.records(func(rec *record) error {
 		s.st.apply(rec, false)
@@ -399,11 +399,8 @@ func (s *Service) updateGauges() {
 type gauges struct{ pending, running, free, unacked int }
 
 func (st *state) gauges() gauges {
-	g := gauges{pending: len(st.pending), running: len(st.holding), unacked: st.counts[statusStarting]}
-	for _, f := range st.free() {
-		g.free += f
-	}
-	return g
+	return gauges{pending: len(st.books.Pending()), running: len(st.books.Running()), unacked: st.counts[statusStarting],
+		free: st.books.FreeNodes()}
 }
 
 func (m *metrics) setGauges(g gauges) {

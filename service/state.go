@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -116,14 +115,15 @@ type state struct {
 	tl      timeline
 	cluster workloads.Cluster // names, speeds, slowdown; PartitionNodes the installed nodes
 	caps    []capacity
+	// books are the cluster's books (planner.Ledger): the pending jobs,
+	// the jobs holding nodes (starting or running) and the nodes they
+	// hold, with each partition's available nodes as its capacity.
+	books *planner.Ledger
 
-	byID    map[int]*jobState
-	byKey   map[string]*jobState
-	order   []*jobState // by id (acceptance order)
-	pending []*jobState // by submit time, then id: the simulator's order
-	holding []*jobState // starting or running, by id
-	used    []int       // nodes held per partition
-	counts  [len(statusNames)]int
+	byID   map[int]*jobState
+	byKey  map[string]*jobState
+	order  []*jobState // by id (acceptance order)
+	counts [len(statusNames)]int
 
 	feed   []*feedItem // feed[i].seq = i + 1
 	feedCh chan struct{}
@@ -147,9 +147,11 @@ type state struct {
 	learned int // runtimes learnt since the last predictor snapshot
 }
 
-func newState(tl timeline, c workloads.Cluster, pred estimate.Sigma) *state {
-	st := &state{tl: tl, cluster: c.Clone(), byID: map[int]*jobState{}, byKey: map[string]*jobState{},
-		used: make([]int, len(c.PartitionNodes)), feedCh: make(chan struct{}), pred: pred}
+// newState is the empty state of cluster c, whose cycles come every
+// interval seconds.
+func newState(tl timeline, c workloads.Cluster, interval float64, pred estimate.Sigma) *state {
+	st := &state{tl: tl, cluster: c.Clone(), books: planner.NewLedger(c, interval), byID: map[int]*jobState{},
+		byKey: map[string]*jobState{}, feedCh: make(chan struct{}), pred: pred}
 	st.caps = make([]capacity, len(c.PartitionNodes))
 	for r, n := range c.PartitionNodes {
 		st.caps[r] = capacity{Nodes: n}
@@ -172,6 +174,7 @@ func (st *state) apply(rec *record, live bool) {
 		st.caps = slices.Clone(rec.Cluster.Caps)
 		for r, c := range st.caps {
 			st.cluster.PartitionNodes[r] = c.Nodes
+			st.books.SetCapacity(r, c.available())
 		}
 	case rec.History != nil:
 		jobs := make([]workloads.Job, 0, len(rec.History.Jobs))
@@ -204,7 +207,7 @@ func (st *state) applySubmit(rec *record) {
 	st.byKey[js.key] = js
 	st.order = append(st.order, js)
 	st.counts[statusPending]++
-	st.enqueue(js)
+	st.books.Add(&js.job) // ids are the service's own, never reused
 	js.events = append(js.events, jobEvent{seq: rec.Seq, typ: "submitted", at: s.Job.Submit})
 }
 
@@ -221,40 +224,27 @@ func (st *state) applyEvent(rec *record, live bool) {
 			st.setStatus(js, statusRunning)
 		}
 		js.start = e.At
+		st.books.Started(js.job.ID, e.At) // a started job holds nodes (handlers)
 	case evCompleted:
-		c := st.completion(js, e.At, e.Runtime)
-		st.release(js)
+		// The run holds nodes (handlers); its completion is the books'.
+		c, err := st.books.CompleteMeasured(js.job.ID, 0, e.At, e.Runtime)
 		st.setStatus(js, statusCompleted)
 		js.end, js.runtime = e.At, e.Runtime
+		if err != nil {
+			break
+		}
 		st.learn(rec.Seq, js.job.Features, c.PreferredRuntime())
 		if live {
 			st.sched = append(st.sched, schedItem{completion: &c})
 		}
 	case evFailed, evCancelled:
-		if js.status == statusPending {
-			st.dequeue(js)
-		} else {
-			st.release(js)
-		}
+		st.books.Remove(js.job.ID)
 		if e.Type == evFailed {
 			st.setStatus(js, statusFailed)
 		} else {
 			st.setStatus(js, statusCancelled)
 		}
 	}
-}
-
-// completion is the planner's record of js's run ending at end after
-// runtime seconds, as the simulator makes it: slowed when the run held a
-// node off the job's preferred partitions, at the speed of its slowest
-// partition.
-func (st *state) completion(js *jobState, end, runtime float64) planner.Completion {
-	c := planner.Completion{Job: &js.job, Start: js.start, End: end, Runtime: runtime,
-		Slowed: js.job.SlowedOn(js.alloc), Slowdown: 1, Speed: st.cluster.SpeedOf(js.alloc)}
-	if c.Slowed {
-		c.Slowdown = st.cluster.Slowdown
-	}
-	return c
 }
 
 // ack marks the job's open decisions acknowledged by its new event.
@@ -268,32 +258,39 @@ func (st *state) ack(js *jobState) {
 	}
 }
 
+// applyDecision carries a decision record out: the books apply it (the
+// record holds what the cycle found they would carry out, Ledger.Preview),
+// and each preemption and start the books carried out goes to the feed.
 func (st *state) applyDecision(rec *record) {
 	d := rec.Decision
 	st.cycle = max(st.cycle, d.Cycle)
-	for _, id := range d.Preempts {
+	dec := &planner.Decision{Preempt: d.Preempts}
+	for _, pl := range d.Starts {
+		dec.Start = append(dec.Start, planner.Placement{JobID: pl.Job, Alloc: pl.Alloc})
+	}
+	res := st.books.Apply(d.Now, dec)
+	refused := map[int]bool{}
+	for _, ref := range res.Refused {
+		refused[ref.JobID] = true
+	}
+	for _, id := range res.Preempted {
 		js := st.byID[id]
-		st.release(js)
 		js.alloc = nil
 		js.preemptions++
 		js.decided = nil
 		st.setStatus(js, statusPending)
-		st.enqueue(js)
 		it := st.addFeed(d, js, nil, true)
 		js.preempted = it
 		js.events = append(js.events, jobEvent{seq: rec.Seq, typ: "preempted", at: d.Now})
 	}
 	for _, pl := range d.Starts {
+		if refused[pl.Job] {
+			continue // cannot happen: the record holds what the books would carry out
+		}
 		js := st.byID[pl.Job]
-		st.dequeue(js)
 		js.alloc = slices.Clone(pl.Alloc)
 		js.start = d.Now
 		js.preempted = nil
-		for r, k := range js.alloc {
-			st.used[r] += k
-		}
-		i, _ := slices.BinarySearchFunc(st.holding, js, byJobID)
-		st.holding = slices.Insert(st.holding, i, js)
 		st.setStatus(js, statusStarting)
 		js.decided = st.addFeed(d, js, js.alloc, false)
 		js.decided.shortest = pl.ShortestS
@@ -326,142 +323,27 @@ func (st *state) setStatus(js *jobState, s jobStatus) {
 	st.counts[s]++
 }
 
-// enqueue puts js among the pending jobs, kept by (submit, id).
-func (st *state) enqueue(js *jobState) {
-	i, _ := slices.BinarySearchFunc(st.pending, js, bySubmitID)
-	st.pending = slices.Insert(st.pending, i, js)
+// holding are the jobs holding nodes (starting or running), by id.
+func (st *state) holding() []*jobState {
+	rs := st.books.Running()
+	out := make([]*jobState, len(rs))
+	for i, r := range rs {
+		out[i] = st.byID[r.Job.ID]
+	}
+	return out
 }
 
-func (st *state) dequeue(js *jobState) {
-	if i, ok := slices.BinarySearchFunc(st.pending, js, bySubmitID); ok {
-		st.pending = slices.Delete(st.pending, i, i+1)
-	}
-}
-
-// release frees the nodes js holds, if it holds any.
-func (st *state) release(js *jobState) {
-	if !js.status.holding() {
-		return
-	}
-	for r, k := range js.alloc {
-		st.used[r] -= k
-	}
-	if i, ok := slices.BinarySearchFunc(st.holding, js, byJobID); ok {
-		st.holding = slices.Delete(st.holding, i, i+1)
-	}
-}
-
-func bySubmitID(a, b *jobState) int {
-	if c := cmp.Compare(a.job.Submit, b.job.Submit); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.job.ID, b.job.ID)
-}
-
-func byJobID(a, b *jobState) int { return cmp.Compare(a.job.ID, b.job.ID) }
-
-// plannerCluster is the cluster a cycle plans on: each partition's nodes
-// are those available (installed − drained − lost), but never fewer than
-// the jobs there hold, since the service does not know which nodes went:
-// a drained node may be one a running job holds. Free nodes are then
-// never negative.
-func (st *state) plannerCluster() workloads.Cluster {
-	c := st.cluster.Clone()
-	for r := range c.PartitionNodes {
-		c.PartitionNodes[r] = max(st.caps[r].available(), st.used[r])
-	}
-	return c
-}
-
-// free is the idle nodes of each partition the planner may use.
-func (st *state) free() []int {
-	f := make([]int, len(st.caps))
-	for r, c := range st.caps {
-		f[r] = max(0, c.available()-st.used[r])
-	}
-	return f
-}
-
-// plannerState is the state a cycle at now sees: the pending jobs in the
-// simulator's order (submit, id), the jobs holding nodes by id. The jobs
-// are the service's (never changed once accepted); every slice is fresh.
-func (st *state) plannerState(now, interval float64) *planner.State {
-	ps := &planner.State{Now: now, Cluster: st.plannerCluster(), Free: st.free(), Interval: interval,
-		Pending: make([]*planner.Pending, len(st.pending)), Running: make([]*planner.Running, len(st.holding))}
-	for i, js := range st.pending {
-		ps.Pending[i] = &planner.Pending{Job: &js.job, Preemptions: js.preemptions}
-	}
-	for i, js := range st.holding {
-		ps.Running[i] = &planner.Running{Job: &js.job, Start: js.start, Alloc: slices.Clone(js.alloc), Slowed: js.job.SlowedOn(js.alloc)}
-	}
-	return ps
-}
-
-// enact turns a valid decision (Decision.Validate on the state the cycle
-// saw) into the record of what can be carried out now: the state may have
-// changed while the scheduler planned (a job cancelled, nodes lost), and
-// what no longer holds is refused. Preemptions come first, as in the
-// simulator.
+// enact is what can be carried out now of a decision that kept the
+// contract on the state the cycle saw (Decision.Validate): the state may
+// have changed while the scheduler planned (a job cancelled, nodes
+// lost), and the books refuse what no longer holds (Ledger.Preview),
+// preemptions first, as in the simulator. The record it returns carries
+// the rest out once written (applyDecision).
 func (st *state) enact(cycle uint64, now float64, d *planner.Decision) (*decisionRec, *planner.ApplyResult) {
-	rec := &decisionRec{Cycle: cycle, Now: now}
-	res := &planner.ApplyResult{Now: now}
-	free := make([]int, len(st.caps))
-	for r, c := range st.caps {
-		free[r] = c.available() - st.used[r]
-	}
-	named := map[int]bool{}
-	refuse := func(id int, preempt bool, rule error, format string, args ...any) {
-		res.Refused = append(res.Refused, planner.Refusal{JobID: id, Preempt: preempt,
-			Err: &planner.DecisionError{JobID: id, Rule: rule, Detail: fmt.Sprintf(format, args...)}})
-	}
-	for _, id := range d.Preempt {
-		js := st.byID[id]
-		switch {
-		case js == nil || named[id]:
-			refuse(id, true, planner.ErrUnknownJob, "not a job of the service, or named twice")
-		case !js.status.holding():
-			refuse(id, true, planner.ErrNotRunning, "it is %s now", js.status)
-		case js.job.Class != workloads.BestEffort:
-			refuse(id, true, planner.ErrNotPreemptible, "class %v", js.job.Class)
-		default:
-			named[id] = true
-			for r, k := range js.alloc {
-				free[r] += k
-			}
-			rec.Preempts = append(rec.Preempts, id)
-			res.Preempted = append(res.Preempted, id)
-		}
-	}
-	for _, pl := range d.Start {
-		js := st.byID[pl.JobID]
-		switch {
-		case js == nil || named[pl.JobID]:
-			refuse(pl.JobID, false, planner.ErrUnknownJob, "not a job of the service, or named twice")
-			continue
-		case js.status != statusPending:
-			refuse(pl.JobID, false, planner.ErrNotPending, "it is %s now", js.status)
-			continue
-		case len(pl.Alloc) != len(free):
-			refuse(pl.JobID, false, planner.ErrAllocation, "%d partitions, the cluster has %d", len(pl.Alloc), len(free))
-			continue
-		}
-		fits := true
-		for r, k := range pl.Alloc {
-			if k < 0 || k > free[r] {
-				refuse(pl.JobID, false, planner.ErrCapacity, "%d nodes in partition %s, %d free now", k, st.cluster.PartitionName(r), max(free[r], 0))
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
-		}
-		named[pl.JobID] = true
-		for r, k := range pl.Alloc {
-			free[r] -= k
-		}
+	res := st.books.Preview(now, d)
+	rec := &decisionRec{Cycle: cycle, Now: now, Preempts: slices.Clone(res.Preempted)}
+	for _, pl := range res.Started {
 		rec.Starts = append(rec.Starts, placementRec{Job: pl.JobID, Alloc: slices.Clone(pl.Alloc)})
-		res.Started = append(res.Started, pl)
 	}
 	return rec, res
 }

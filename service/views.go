@@ -111,8 +111,8 @@ func (st *state) clusterView() ClusterView {
 	v := ClusterView{Name: st.cluster.Name, Slowdown: st.cluster.Slowdown, Partitions: make([]PartitionView, len(st.caps))}
 	for r, c := range st.caps {
 		v.Partitions[r] = PartitionView{Name: st.cluster.PartitionName(r), Speed: st.cluster.Speed(r),
-			Nodes: c.Nodes, Drained: c.Drained, Lost: c.Lost, Available: c.available(), Used: st.used[r],
-			Free: max(0, c.available()-st.used[r])}
+			Nodes: c.Nodes, Drained: c.Drained, Lost: c.Lost, Available: c.available(), Used: st.books.Used(r),
+			Free: max(0, c.available()-st.books.Used(r))}
 	}
 	return v
 }
@@ -120,13 +120,13 @@ func (st *state) clusterView() ClusterView {
 // planView is the plan ahead: the runs under way to their predicted ends,
 // then the starts the last cycle's plan foresees that still wait.
 func (st *state) planView(now float64, scheduler string) PlanView {
-	v := PlanView{Now: st.tl.format(now), Scheduler: scheduler, Cluster: st.clusterView(), Pending: len(st.pending),
+	v := PlanView{Now: st.tl.format(now), Scheduler: scheduler, Cluster: st.clusterView(), Pending: len(st.books.Pending()),
 		Running: []PlannedView{}, Planned: []PlannedView{}}
 	if n := len(st.cycles); n > 0 {
 		c := st.cycles[n-1]
 		v.LastCycle = &c
 	}
-	for _, js := range st.holding {
+	for _, js := range st.holding() {
 		pv := st.plannedView(js, js.start, js.alloc)
 		pv.Acked = js.status == statusRunning
 		v.Running = append(v.Running, pv)
@@ -157,12 +157,9 @@ func (st *state) plannedView(js *jobState, start float64, alloc []int) PlannedVi
 // (planner.ComparePrio): SLO jobs by deadline, then best-effort jobs by
 // submit time.
 func (st *state) pendingByPrio() []*jobState {
-	ps := make([]*planner.Pending, len(st.pending))
-	for i, js := range st.pending {
-		ps[i] = &planner.Pending{Job: &js.job}
-	}
+	ps := planner.PrioOrder(st.books.Pending()) // a sorted copy
 	out := make([]*jobState, len(ps))
-	for i, p := range planner.PrioOrder(ps) {
+	for i, p := range ps {
 		out[i] = st.byID[p.Job.ID]
 	}
 	return out

@@ -80,7 +80,7 @@ func TestHybridPilots(t *testing.T) {
 	if len(d.StartTasks) == 0 {
 		t.Fatal("no pilot started in the first cycle")
 	}
-	prior, _ := s.est.Estimate(c.Pending[0].Job)
+	prior, _ := s.est.Estimate(c.State().Pending[0].Job)
 	for s.done[1] == nil {
 		c.Step()
 	}
