@@ -137,7 +137,10 @@ func Open(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStore(cfg.DataDir)
+	st, err := openStore(cfg.DataDir, cfg.Wall())
+	if errors.Is(err, errDamaged) {
+		return nil, fmt.Errorf("%w; planner serve --check reports, --recover-to copies what is readable", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -203,9 +206,12 @@ func (c Config) withDefaults() (Config, error) {
 }
 
 func open(cfg Config, db *store) (*Service, error) {
+	if db.warning != "" {
+		cfg.Log.Warn().Msg(db.warning)
+	}
 	m, err := db.meta()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--data: %w", err)
 	}
 	if m == nil {
 		m = &meta{Clock: cfg.Clock.String(), Epoch: VirtualEpoch}
