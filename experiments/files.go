@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // WriteFileAtomic writes path through a temporary file in the same
@@ -22,7 +23,8 @@ import (
 // and the link stays. A path that names something other than a regular
 // file — a device such as /dev/stdout, a named pipe — is written to
 // directly, since renaming over it would replace it; a directory is an
-// error.
+// error. The temporary file is synced before the rename and the directory
+// after it, so that a crash never leaves an empty or partial file at path.
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if fi, err := os.Stat(path); err == nil {
 		switch {
@@ -56,10 +58,38 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		tmp.Close()
 		return err
 	}
+	// The data reach the disk before the rename makes them the file's,
+	// and the rename reaches it before we return (syncDir): after a crash
+	// path holds the old file or the new one, whole.
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir flushes the directory dir, so that a rename into it is durable.
+// A file system that cannot sync a directory (EINVAL, as some network and
+// Windows file systems answer) is not an error: the rename was done.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	return err
 }
 
 // tempFiles are the temporary files of writes under way.

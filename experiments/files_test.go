@@ -110,3 +110,13 @@ func TestReportWriteDirNamesTheFileOnce(t *testing.T) {
 		t.Errorf("error %q, want %q", err, want)
 	}
 }
+
+func TestSyncDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := syncDir(dir); err != nil {
+		t.Fatalf("syncDir(%s): %v", dir, err)
+	}
+	if err := syncDir(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("syncDir of a missing directory: no error")
+	}
+}

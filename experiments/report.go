@@ -249,10 +249,11 @@ func csvFloat(v float64) string {
 // MissCause of an SLO job that missed its deadline; then tasks and
 // task_work_node_s, a task-level job's tasks and the node-seconds of its
 // completed tasks within the span (its goodput; both empty for a gang
-// job).
+// job); then source_id, the job's id in its trace, and meta, its
+// extension object as compact JSON (both empty when it has none).
 var JobsCSVHeader = []string{"scheduler", "job_id", "class", "submit_s", "deadline_s", "nodes", "runtime_s",
 	"partition", "start_s", "end_s", "completed", "met_deadline", "preemptions",
-	"user", "wait_s", "bounded_slowdown", "miss", "tasks", "task_work_node_s"}
+	"user", "wait_s", "bounded_slowdown", "miss", "tasks", "task_work_node_s", "source_id", "meta"}
 
 // WriteJobsCSV writes one row per (run, job): runs in report order, jobs by
 // id. Times are written in the shortest form that reads back exactly;
@@ -277,7 +278,8 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 			}
 			row := []string{run.Scheduler, strconv.Itoa(j.JobID), j.Class.String(), csvFloat(j.Submit), "",
 				strconv.Itoa(j.Nodes), csvFloat(j.Runtime), strings.Join(parts, ";"), "", "",
-				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", j.Miss.String(), "", ""}
+				strconv.FormatBool(j.Completed), "", strconv.Itoa(j.Preemptions), j.User, "", "", j.Miss.String(), "", "",
+				j.SourceID, workloads.CompactMeta(j.Meta)}
 			if j.Class == workloads.SLO {
 				row[4] = csvFloat(j.Deadline)
 				row[11] = strconv.FormatBool(j.MetDeadline)
@@ -309,8 +311,9 @@ func (r *Report) WriteJobsCSV(w io.Writer) error {
 // WriteDir writes into dir (created if needed) results.json, jobs.csv and
 // chart.png, and for the simulated runs (those with a SimResult)
 // timeseries.png (WriteTimeSeriesChart), cycle-cdf.png (WriteCycleCDF) and per run
-// timeseries-<scheduler>.csv (WriteTimeSeriesCSV) and gantt-<scheduler>.png
-// (WriteGantt). A scheduler's name is used as it is in the file names,
+// timeseries-<scheduler>.csv (WriteTimeSeriesCSV), gantt-<scheduler>.png
+// (WriteGantt), jobs-<scheduler>.batsim.csv (WriteBatsimJobs, for evalys)
+// and schedule-<scheduler>.swf (WriteScheduleSWF). A scheduler's name is used as it is in the file names,
 // with characters other than letters, digits, '.', '_' and '-' as '_'; two
 // runs whose files would have the same name are an error.
 func (r *Report) WriteDir(dir string) error {
@@ -341,7 +344,9 @@ func (r *Report) WriteDir(dir string) error {
 		seen[base] = run.Scheduler
 		files = append(files,
 			file{"timeseries-" + base + ".csv", func(w io.Writer) error { return WriteTimeSeriesCSV(w, run.Sim) }},
-			file{"gantt-" + base + ".png", func(w io.Writer) error { return WriteGantt(w, run.Scheduler, run.Sim) }})
+			file{"gantt-" + base + ".png", func(w io.Writer) error { return WriteGantt(w, run.Scheduler, run.Sim) }},
+			file{"jobs-" + base + ".batsim.csv", func(w io.Writer) error { return WriteBatsimJobs(w, run.Workload, run.Sim) }},
+			file{"schedule-" + base + ".swf", func(w io.Writer) error { return WriteScheduleSWF(w, run.Scheduler, run.Workload, run.Sim) }})
 	}
 	for _, f := range files {
 		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {

@@ -70,7 +70,7 @@ func TestMetricsFromJobsCSV(t *testing.T) {
 	// task-level jobs.
 	if !slices.Equal(rows[0], JobsCSVHeader) || strings.Join(rows[0], ",") !=
 		"scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,"+
-			"user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s" {
+			"user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s,source_id,meta" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, run := range results.Runs {

@@ -73,13 +73,19 @@ var ErrInvalidInput = errors.New("invalid simulation input")
 
 // JobRecord is the fate of one job in one run: the row of jobs.csv.
 type JobRecord struct {
-	JobID    int
+	JobID int
+	// SourceID and Meta are the job's (workloads.Job): its trace id and
+	// its extension object, carried to the reports.
+	SourceID string
+	Meta     []byte
 	Class    workloads.Class
 	User     string // Job.Features.User ("" when unknown)
 	Submit   float64
 	Deadline float64 // SLO only
 	Nodes    int
 	Runtime  float64 // actual runtime on preferred nodes
+	// Requested is the user's requested time (seconds; 0 when unknown).
+	Requested float64
 	// Partitions are the partitions of the final run (ascending).
 	Partitions []int
 	Started    bool    // the final run started
@@ -269,7 +275,8 @@ func NewSim(in Input, cfg SimConfig, sched planner.Scheduler) (*Sim, error) {
 		j.Preferred = slices.Clone(j.Preferred)
 		sj := &simJob{job: j}
 		sj.rec = JobRecord{JobID: j.ID, Class: j.Class, User: j.Features.User, Submit: j.Submit,
-			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime, Preferred: slices.Clone(j.Preferred)}
+			Deadline: j.Deadline, Nodes: j.Nodes, Runtime: j.Runtime, Preferred: slices.Clone(j.Preferred),
+			SourceID: j.SourceID, Meta: j.Meta, Requested: j.Requested}
 		if j.TaskLevel() {
 			sj.rec.Tasks = j.Tasks()
 		}

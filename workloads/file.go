@@ -32,7 +32,9 @@ import (
 //	 "features":{"user":"user03","name":"job012","app":"app1",
 //	 "submit_hour":0,"submit_day":0,"resources":"nodes=4"},"kind":"short"}
 //
-// Unknown fields are errors, so a typo does not silently drop data.
+// Unknown fields are errors, so a typo does not silently drop data; what
+// the format has no field for goes in the "meta" object of the header or
+// of a job line (any JSON object), which is carried through to the outputs.
 
 // FormatVersion is the version of the workload file format that Write
 // produces and Read accepts.
@@ -63,6 +65,10 @@ type Header struct {
 	// is an error.
 	Jobs        int `json:"jobs"`
 	HistoryJobs int `json:"history_jobs"`
+	// Meta is an extension object (a JSON object, up to MaxMetaBytes) for
+	// what the format has no field for — a trace's own header, a site's
+	// notes; kept verbatim and carried to the run's results.json.
+	Meta json.RawMessage `json:"meta,omitempty"`
 }
 
 // Workload is a header, the pre-training history (jobs that completed

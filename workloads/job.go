@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -116,6 +117,14 @@ type Job struct {
 	// predecessor's (the generators use the DAG's arrival). Nil for a job
 	// that waits for none (a DAG's first stage, or a job outside any DAG).
 	After *int `json:"after,omitempty"`
+	// SourceID is the job's id in the trace it was imported from (SWF
+	// field 1, a Batsim job id, Slurm's JobIDRaw), kept verbatim; empty
+	// for generated jobs. Reports carry it beside ID.
+	SourceID string `json:"source_id,omitempty"`
+	// Meta is an extension object (a JSON object, up to MaxMetaBytes) the
+	// workload's author attaches to the job; the simulator ignores it and
+	// the reports carry it through (jobs.csv's meta column).
+	Meta json.RawMessage `json:"meta,omitempty"`
 }
 
 // Predecessor is the id of the stage j waits for (After), ok false when

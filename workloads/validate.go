@@ -148,6 +148,9 @@ func validateHeader(h *Header) error {
 	if h.Jobs < 0 || h.HistoryJobs < 0 {
 		return invalidf("job counts must be ≥ 0, got jobs %d, history_jobs %d", h.Jobs, h.HistoryJobs)
 	}
+	if err := CheckMeta(h.Meta); err != nil {
+		return invalidf("header %v", err)
+	}
 	return nil
 }
 
@@ -255,6 +258,9 @@ func checkJob(j *Job, nodes, parts, widest int) error {
 		return fmt.Errorf("submit_hour must be 0–23, got %d", j.Features.SubmitHour)
 	case j.Features.SubmitDay < 0 || j.Features.SubmitDay > 6:
 		return fmt.Errorf("submit_day must be 0–6, got %d", j.Features.SubmitDay)
+	}
+	if err := CheckMeta(j.Meta); err != nil {
+		return err
 	}
 	for i, p := range j.Preferred {
 		if p < 0 || p >= parts {

@@ -178,7 +178,7 @@ func newSimulateFlags(name string, out io.Writer, reg planner.Registry) (*pflag.
 	fs.DurationVar(&f.horizon, "horizon", 0, "plan-ahead horizon (0: from the workload's history, at least 60 intervals)")
 	decimalVar(fs, &f.parallel, "parallel", runtime.NumCPU(), "simulations run at once (results do not depend on it)")
 	fs.StringVar(&f.format, "format", "table", "output: table, json or csv")
-	fs.StringVarP(&f.out, "out", "o", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv and gantt-NAME.png into this `directory`")
+	fs.StringVarP(&f.out, "out", "o", "", "also write results.json, jobs.csv, chart.png, timeseries.png and per scheduler timeseries-NAME.csv, gantt-NAME.png, jobs-NAME.batsim.csv (Batsim/evalys) and schedule-NAME.swf into this `directory`")
 	fs.StringVar(&f.config, "config", "", configUsage)
 	fs.BoolVar(&f.deterministic, "deterministic", true, "work-limited solves: the same flags give the same results; false: wall-clock limits, timing metrics reported")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress lines on stderr")

@@ -197,7 +197,7 @@ func TestSimulateOutDirAndFormats(t *testing.T) {
 	}
 	// The contract's columns, then those of the wait, slowdown and fairness
 	// metrics, the miss cause, then those of task-level jobs.
-	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s" {
+	if got := strings.Join(rows[0], ","); got != "scheduler,job_id,class,submit_s,deadline_s,nodes,runtime_s,partition,start_s,end_s,completed,met_deadline,preemptions,user,wait_s,bounded_slowdown,miss,tasks,task_work_node_s,source_id,meta" {
 		t.Errorf("jobs.csv header %s", got)
 	}
 	out, _, err = runCLI(t, simArgs("--schedulers", "prio", "--format", "csv")...)

@@ -474,6 +474,8 @@ func newCandidate(r *Record, o Options, scale float64) candidate {
 		Requested: workloads.RoundMS(r.Requested),
 		Features:  r.Features,
 		Kind:      r.Kind,
+		SourceID:  r.SourceID,
+		Meta:      r.Meta,
 	}
 	if len(r.TaskDurations) > 0 {
 		c.job.TaskDurations = make([]float64, len(r.TaskDurations))
@@ -501,6 +503,8 @@ func taskJob(r *Record, n int) workloads.Job {
 		Requested:     workloads.RoundMS(r.Requested),
 		Features:      r.Features,
 		Kind:          r.Kind,
+		SourceID:      r.SourceID,
+		Meta:          r.Meta,
 	}
 }
 

@@ -151,7 +151,8 @@ func (p *swfParser) job(s []byte) error {
 		t.filter("unknown submit time")
 		return nil
 	}
-	rec := Record{Submit: f[swfSubmit], Runtime: f[swfRun], Size: size}
+	rec := Record{Submit: f[swfSubmit], Runtime: f[swfRun], Size: size, Wait: f[swfWait],
+		SourceID: strconv.FormatFloat(f[swfJob], 'f', -1, 64)}
 	if f[swfReqTime] > 0 {
 		rec.Requested = f[swfReqTime]
 	}

@@ -37,9 +37,16 @@ func TestParseSWFFixture(t *testing.T) {
 	// UnixStartTime 1000000000 is 2001-09-09 01:46:40 UTC, a Sunday.
 	want := Record{Submit: 0, Runtime: 600, Size: 8, Requested: 1200, Features: workloads.Features{
 		User: "u3", Name: "app7", App: "g2,q1", Resources: "procs=8,time=1200", SubmitHour: 1, SubmitDay: 0,
-	}}
+	}, SourceID: "1", Wait: 10}
 	if !reflect.DeepEqual(tr.Records[0], want) {
 		t.Errorf("record 1 = %+v\nwant %+v", tr.Records[0], want)
+	}
+	var src []string
+	for _, r := range tr.Records {
+		src = append(src, r.SourceID)
+	}
+	if want := []string{"1", "4", "7", "8"}; !reflect.DeepEqual(src, want) {
+		t.Errorf("source ids %v, want the trace's job numbers %v", src, want)
 	}
 	r4 := tr.Records[1]
 	if r4.Size != 32 || r4.Features.App != "q2,p1" || r4.Features.SubmitHour != 2 {

@@ -49,6 +49,16 @@ type Record struct {
 	TaskDurations []float64
 	// Kind is an optional label (e.g. "dag" for Alibaba DAG jobs).
 	Kind string
+	// SourceID is the job's id in the trace (workloads.Job.SourceID),
+	// empty when the trace has none.
+	SourceID string
+	// Wait is the wait the trace recorded (seconds; SWF field 3, sacct's
+	// Start − Submit), −1 when unknown. The import does not use it: it is
+	// the trace's own schedule, for comparison.
+	Wait float64
+	// Meta is an extension object for the job (workloads.Job.Meta), nil
+	// for none.
+	Meta []byte
 }
 
 // Trace is a parsed trace: its records in the order read and what the
