@@ -159,3 +159,44 @@ func TestSacctImports(t *testing.T) {
 		t.Errorf("import report:\n%s", stderr)
 	}
 }
+
+// TestWorkloadMetaCarriedThrough: a workload file's meta objects (the
+// header's and a job's) reach the JSON report and jobs.csv; a meta that
+// is not an object is an error naming the line.
+func TestWorkloadMetaCarriedThrough(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.jsonl")
+	if _, _, err := runCLI(t, "workload", "import", "-q", "--format", "batsim", filepath.Join(traceFixtures, "batsim-50.json"),
+		"--start", "0", "--hours", "0", "--nodes", "32", "--racks", "4", "-o", file); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(b), "\n", 2)
+	withMeta := strings.TrimSuffix(lines[0], "}") + `,"meta":{"site":"test","platform":{"nb_res":32}}}` + "\n" + lines[1]
+	if err := os.WriteFile(file, []byte(withMeta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	stdout, _, err := runCLI(t, "simulate", "--workload", file, "--schedulers", "prio", "--parallel", "1", "--quiet", "--format", "json", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, `"workload_meta": {`) || !strings.Contains(stdout, `"site": "test"`) {
+		t.Errorf("JSON report lacks the workload's meta:\n%.600s", stdout)
+	}
+	metas := column(csvRows(t, filepath.Join(out, "jobs.csv")), "prio", "source_id", "meta")
+	if metas["4"] != `{"extra":{"queue":"big"}}` {
+		t.Errorf("jobs.csv meta of Batsim job 4 = %q", metas["4"])
+	}
+	bad := strings.Replace(withMeta, `"meta":{"site":"test","platform":{"nb_res":32}}`, `"meta":[1]`, 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCLI(t, "simulate", "--workload", file, "--schedulers", "prio", "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "line 1") || !strings.Contains(err.Error(), "meta must be a JSON object") {
+		t.Errorf("a meta array: error %v", err)
+	}
+}

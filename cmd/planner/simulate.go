@@ -498,7 +498,8 @@ func loadInput(f *simulateFlags) (experiments.Input, experiments.Params, error) 
 	if f.workloadFlags.generated() {
 		params.Hours, params.Load, params.Slack = f.hours, f.load, f.slack
 	}
-	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS}
+	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS,
+		Meta: w.Header.Meta}
 	params.Nodes = in.Cluster.TotalNodes()
 	params.Partitions = len(in.Cluster.PartitionNodes)
 	params.Jobs = len(in.Jobs)
