@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/plannerhq/planner/experiments"
+	"github.com/plannerhq/planner/solver"
 	"github.com/plannerhq/planner/workloads/traces"
 )
 
@@ -198,5 +199,20 @@ func TestWorkloadMetaCarriedThrough(t *testing.T) {
 	_, _, err = runCLI(t, "simulate", "--workload", file, "--schedulers", "prio", "--quiet")
 	if err == nil || !strings.Contains(err.Error(), "line 1") || !strings.Contains(err.Error(), "meta must be a JSON object") {
 		t.Errorf("a meta array: error %v", err)
+	}
+}
+
+// TestSimulateWithoutCSolvers: every scheduler runs in a build without
+// the C solver libraries (CGO_ENABLED=0, `make test` runs this test so):
+// the planners fall back to the greedy backend with one warning, not an
+// error; a build with them prints none.
+func TestSimulateWithoutCSolvers(t *testing.T) {
+	_, stderr, err := runCLI(t, "simulate", "--schedulers", "3sigma", "--hours", "1", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := solver.Fallback()
+	if n := strings.Count(stderr, "warning: this build has no C solver libraries"); (want == "" && n != 0) || (want != "" && n != 1) {
+		t.Errorf("stderr has the fallback warning %d times (this build's: %q):\n%s", n, want, stderr)
 	}
 }

@@ -193,10 +193,11 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 	}()
 	sw.Command = "planner sweep " + shellJoin(args)
-	sw.prov = experiments.NewProvenance(version, commandLine("sweep", args), time.Now())
+	sw.prov = experiments.NewProvenance(buildVersion(), commandLine("sweep", args), time.Now())
 	sw.Progress = newProgress(stderr, "sweep", base.quiet)
 	sw.stderr = stderr
 	sw.args = args
+	warnSolverFallback(stderr, base.solver)
 	return sw.run(ctx, stdout)
 }
 
