@@ -1,22 +1,25 @@
 # planner — build, test and experiment targets.
 #
 # Every target that needs the C solver and learning libraries (libsvm)
-# depends on `deps`, which installs what is missing (Debian packages) and does
-# nothing when all is there. Chromium is for the test of the service's
-# operator page, which loads it headless.
+# depends on `deps-build`, which installs what is missing of BUILD_PKGS
+# (Debian packages) and does nothing when all is there; `test` depends on
+# `deps`, which adds TEST_PKGS: Chromium for the test of the service's
+# operator page, which loads it headless, and Slurm for the loopback
+# Slurm tests. `build`, `run` and `lint` install neither.
 
 GO          ?= go
 BIN         := bin/planner
-APT_PKGS    := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev libsvm-dev pkg-config gcc g++ chromium \
-               slurmctld slurmd slurm-client munge
+BUILD_PKGS  := coinor-libcbc-dev coinor-libclp-dev liblpsolve55-dev libsvm-dev pkg-config gcc g++
+TEST_PKGS   := chromium slurmctld slurmd slurm-client munge
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test bench experiments traces traces-experiments lint clean
+.PHONY: deps deps-build build run test bench experiments traces traces-experiments lint clean
 
-deps:
+# install-missing installs the Debian packages of $(1) that are not installed.
+define install-missing
 	@missing=""; \
-	for p in $(APT_PKGS); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -24,9 +27,16 @@ deps:
 	  $(SUDO) apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+
+deps-build:
+	$(call install-missing,$(BUILD_PKGS))
 	@$(GO) mod download
 
-build: deps
+deps: deps-build
+	$(call install-missing,$(TEST_PKGS))
+
+build: deps-build
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planner
 
 # The default experiment: the 3Sigma paper's headline comparison (Google-like
@@ -39,7 +49,7 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test ./...
 	CGO_ENABLED=0 $(GO) test ./solver/... ./distributions/... ./utility/...
-	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestBenchSolverJSON|TestVersionListsBackends' ./cmd/planner/
+	CGO_ENABLED=0 $(GO) test -run 'TestBenchDefaultSolvers|TestBenchSolverJSON|TestVersionListsBackends|TestSimulateWithoutCSolvers' ./cmd/planner/
 
 # Go benchmarks, then every backend on the default and validation
 # instances, then the wall-clock bound (limit + 50 ms) of every backend on
@@ -140,7 +150,7 @@ traces-experiments: build traces
 	./$(BIN) workload import --format google2011 traces/google-2011 -q -o $(RESULTS)/traces/google-2011.jsonl
 	./$(BIN) simulate --workload $(RESULTS)/traces/google-2011.jsonl --schedulers 3sigma,pointrealest,prio,backfill,backfill-pred --format json --quiet > $(RESULTS)/traces/google-2011.json
 
-lint: deps
+lint: deps-build
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 

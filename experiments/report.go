@@ -39,11 +39,13 @@ type Report struct {
 }
 
 type runJSON struct {
-	Scheduler string          `json:"scheduler"`
-	Workload  string          `json:"workload"`
-	Seed      uint64          `json:"seed"`
-	Params    Params          `json:"params"`
-	Metrics   json.RawMessage `json:"metrics"`
+	Scheduler string `json:"scheduler"`
+	Workload  string `json:"workload"`
+	// Meta is the workload file's meta object, absent when it has none.
+	Meta    json.RawMessage `json:"workload_meta,omitempty"`
+	Seed    uint64          `json:"seed"`
+	Params  Params          `json:"params"`
+	Metrics json.RawMessage `json:"metrics"`
 }
 
 // WriteJSON writes the report as one indented JSON object and a newline.
@@ -65,7 +67,7 @@ func (r *Report) writeJSON(w io.Writer, prov *Provenance) error {
 		out.Reference = r.SpeedupReference
 	}
 	for i, run := range r.Runs {
-		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Seed: run.Seed,
+		out.Runs[i] = runJSON{Scheduler: run.Scheduler, Workload: run.Workload, Meta: run.WorkloadMeta, Seed: run.Seed,
 			Params: run.Params, Metrics: metricsJSON(run.Metrics, r.Deterministic)}
 	}
 	b, err := json.MarshalIndent(out, "", "  ")

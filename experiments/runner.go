@@ -108,10 +108,12 @@ type SweepParam struct {
 type RunResult struct {
 	Scheduler string
 	Workload  string
-	Seed      uint64
-	Params    Params
-	Metrics   Metrics
-	Sim       *SimResult
+	// WorkloadMeta is the workload's extension object (Input.Meta).
+	WorkloadMeta []byte
+	Seed         uint64
+	Params       Params
+	Metrics      Metrics
+	Sim          *SimResult
 }
 
 // Run plays in through every scheduler of cfg, up to cfg.Parallel at a
@@ -252,7 +254,7 @@ func runOne(ctx context.Context, in Input, reg planner.Registry, cfg RunConfig, 
 		sw := *p.Sweep
 		p.Sweep = &sw
 	}
-	return &RunResult{Scheduler: name, Workload: in.Name, Seed: cfg.Seed, Params: p,
+	return &RunResult{Scheduler: name, Workload: in.Name, WorkloadMeta: in.Meta, Seed: cfg.Seed, Params: p,
 		Metrics: m, Sim: res}, nil
 }
 

@@ -29,6 +29,9 @@ type Input struct {
 	// Window is the length of the workload (seconds): jobs arrive in
 	// [0, Window]. Zero means the latest submit time.
 	Window float64
+	// Meta is the workload's extension object (workloads.Header.Meta),
+	// carried to each run's "workload_meta" in the reports; nil for none.
+	Meta []byte
 }
 
 // SimConfig are the simulator's settings.

@@ -16,6 +16,26 @@ const (
 // DefaultName is the backend a planner uses unless told otherwise.
 const DefaultName = CLPName
 
+// Default is the backend a planner uses unless told otherwise in this
+// build: DefaultName, or GreedyName in a build without the C libraries
+// (CGO_ENABLED=0), whose planners then run on the greedy constructions
+// alone (Fallback says so).
+func Default() string {
+	if _, ok := lookup(DefaultName); ok {
+		return DefaultName
+	}
+	return GreedyName
+}
+
+// Fallback is the one-line warning a command prints when Default is not
+// DefaultName, "" when it is.
+func Fallback() string {
+	if Default() == DefaultName {
+		return ""
+	}
+	return fmt.Sprintf("warning: this build has no C solver libraries (built with CGO_ENABLED=0): the planners use the %s backend instead of %s", GreedyName, DefaultName)
+}
+
 // Placement is where a backend's solve runs.
 type Placement int
 

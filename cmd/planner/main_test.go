@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -269,5 +270,26 @@ func TestBenchDefaultSolvers(t *testing.T) {
 	}
 	if slices.Contains(solver.Backends(), solver.DefaultName) && got[0] != solver.DefaultName {
 		t.Errorf("default --solvers %v: want %s first", got, solver.DefaultName)
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	info := func(v string) *debug.BuildInfo { return &debug.BuildInfo{Main: debug.Module{Version: v}} }
+	for _, tc := range []struct {
+		name, linked string
+		info         *debug.BuildInfo
+		want         string
+	}{
+		{"go install @v0.2.0", devVersion, info("v0.2.0"), "0.2.0"},
+		{"a checkout's pseudo-version", devVersion, info("v0.0.0-20260101120000-0123456789ab+dirty"), "0.0.0-20260101120000-0123456789ab+dirty"},
+		{"devel", devVersion, info("(devel)"), devVersion},
+		{"no build info", devVersion, nil, devVersion},
+		{"-X wins", "1.0.0", info("v0.2.0"), "1.0.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := versionFrom(tc.linked, tc.info); got != tc.want {
+				t.Errorf("versionFrom(%q, %v) = %q, want %q", tc.linked, tc.info, got, tc.want)
+			}
+		})
 	}
 }

@@ -116,6 +116,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		svc.Close()
 		return fmt.Errorf("--listen: %w", err)
 	}
+	warnSolverFallback(stderr, f.solver)
 	fmt.Fprintf(stdout, "planner serve: listening on http://%s (scheduler %s, clock %s, data %s)\n", ln.Addr(), cfg.Scheduler, cfg.Clock, cfg.DataDir)
 	return svc.Run(ctx, ln)
 }
@@ -150,7 +151,7 @@ func (f *serveFlags) config() (service.Config, error) {
 	}
 	return service.Config{DataDir: f.data, Interval: f.interval, Scheduler: f.scheduler, Solver: f.solver,
 		SolverTimeout: f.solverTimeout, Horizon: f.horizon, Deterministic: f.deterministic, Seed: f.seed,
-		MaxPending: maxPending, Clock: clock, SnapshotEvery: snap, Version: version}, nil
+		MaxPending: maxPending, Clock: clock, SnapshotEvery: snap, Version: buildVersion()}, nil
 }
 
 // minTokenLen is the shortest token accepted: 16 characters of a random

@@ -205,6 +205,7 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 	if err := f.validate(reg); err != nil {
 		return usageError{err}
 	}
+	warnSolverFallback(stderr, f.solver)
 	if err := checkUsed(givenFlags(fs), schedulerFlagNames(), f.unusedReason); err != nil {
 		return usageError{err}
 	}
@@ -242,7 +243,7 @@ func runSimulateWith(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 	}()
 	start := time.Now() // provenance only
-	prov := experiments.NewProvenance(version, commandLine("simulate", args), start)
+	prov := experiments.NewProvenance(buildVersion(), commandLine("simulate", args), start)
 	cfg.Log = log
 	cfg.Progress = newProgress(stderr, "simulate", f.quiet)
 	cfg.Progress.Expect(len(f.schedulers))
@@ -319,7 +320,7 @@ func (f *simulateFlags) timeout() time.Duration {
 // solverName is --solver or the default backend.
 func (f *simulateFlags) solverName() string {
 	if f.solver == "" {
-		return solver.DefaultName
+		return solver.Default()
 	}
 	return f.solver
 }
@@ -498,7 +499,8 @@ func loadInput(f *simulateFlags) (experiments.Input, experiments.Params, error) 
 	if f.workloadFlags.generated() {
 		params.Hours, params.Load, params.Slack = f.hours, f.load, f.slack
 	}
-	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS}
+	in := experiments.Input{Name: name, Cluster: w.Header.Cluster, Jobs: w.Jobs, History: w.History, Window: w.Header.WindowS,
+		Meta: w.Header.Meta}
 	params.Nodes = in.Cluster.TotalNodes()
 	params.Partitions = len(in.Cluster.PartitionNodes)
 	params.Jobs = len(in.Jobs)

@@ -118,10 +118,20 @@ With --executor slurm (and --out, on a file system the cluster's nodes
 share, like this planner binary) the (value, seed) points not stored yet
 are computed on a Slurm cluster: one sbatch job array whose every element
 runs this binary on one point and stores its runs in DIR/points (the
-elements' output in DIR/slurm). When the array has ended, the sweep
-reports from the stored runs as the local executor does, with the same
-results; an interrupted sweep cancels the array and resumes as the local
-one. Slurm's commands read SLURM_CONF, or Slurm's default configuration.
+elements' output in DIR/slurm), with --cpus-per-task from --parallel, at
+most --array-throttle at once, and one array per MaxArraySize points
+(scontrol show config). The executor looks every 30 s whether the arrays
+have ended; then the sweep reports from the stored runs as the local
+executor does, with the same results; an interrupted sweep cancels the
+arrays and resumes as the local one. Slurm's commands read SLURM_CONF, or
+Slurm's default configuration.
+
+An element reads its index in --array-points from SLURM_ARRAY_TASK_ID,
+JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), PBS_ARRAY_INDEX (PBS Pro,
+qsub -J 0-N) or LSB_JOBINDEX (LSF, bsub -J 'sweep[1-N]', counted from 1),
+so the same sweep runs on those systems: run, for every index k, the
+sweep's command line with --array-points 0,1,…,N-1 (the point numbers)
+and the index variable set to k, then the sweep without it to report.
 ` + solverTimeoutHelp
 
 // runSweep is `planner sweep`.
@@ -138,10 +148,12 @@ type sweepFlags struct {
 	// element of its job array: it computes the point of this list at
 	// index SLURM_ARRAY_TASK_ID.
 	arrayPoints string
+	// arrayThrottle is --array-throttle.
+	arrayThrottle int
 }
 
 // sweepOwnFlags are the flags of sweep that are not simulate's.
-var sweepOwnFlags = []string{"vary", "study", "seeds", "executor", "sbatch-arg", "array-points"}
+var sweepOwnFlags = []string{"vary", "study", "seeds", "executor", "sbatch-arg", "array-points", "array-throttle"}
 
 // Sweep executors.
 const (
@@ -159,7 +171,8 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	fs.Var(&onceString{v: &sf.seeds}, "seeds", "seeds of every point: a list and ranges, e.g. 1-3 (default: --seed)")
 	fs.StringVar(&sf.executor, "executor", executorLocal, "where the points run: local (this process), or slurm (a Slurm job array; needs --out)")
 	fs.StringArrayVar(&sf.sbatchArgs, "sbatch-arg", nil, "an sbatch `option` of the slurm executor's job array, e.g. --sbatch-arg=--partition=batch (repeatable)")
-	fs.StringVar(&sf.arrayPoints, "array-points", "", "the points of the slurm executor's job array (set by it)")
+	fs.StringVar(&sf.arrayPoints, "array-points", "", "the points of the slurm executor's job array (set by it; an element reads its index from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX or LSB_JOBINDEX)")
+	fs.IntVar(&sf.arrayThrottle, "array-throttle", 0, "run at most `N` of the slurm executor's array elements at once (sbatch --array=…%N; 0: no limit)")
 	_ = fs.MarkHidden("array-points")
 	fs.Lookup("out").Usage = "write results.json, plots, report.md and the finished runs (resumable) into this `directory`"
 	fs.Usage = func() {
@@ -193,10 +206,11 @@ func runSweepWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 	}()
 	sw.Command = "planner sweep " + shellJoin(args)
-	sw.prov = experiments.NewProvenance(version, commandLine("sweep", args), time.Now())
+	sw.prov = experiments.NewProvenance(buildVersion(), commandLine("sweep", args), time.Now())
 	sw.Progress = newProgress(stderr, "sweep", base.quiet)
 	sw.stderr = stderr
 	sw.args = args
+	warnSolverFallback(stderr, base.solver)
 	return sw.run(ctx, stdout)
 }
 
@@ -218,10 +232,11 @@ type sweepPlan struct {
 	stderr   io.Writer
 	// executor, sbatchArgs and arrayPoints are sweepFlags'; args the
 	// command line, which the slurm executor's elements run again.
-	executor    string
-	sbatchArgs  []string
-	arrayPoints []int
-	args        []string
+	executor      string
+	sbatchArgs    []string
+	arrayPoints   []int
+	arrayThrottle int
+	args          []string
 	// slurmArray is the job array the slurm executor submitted (0: none),
 	// slurmPoints its element count.
 	slurmArray  int64
@@ -230,7 +245,7 @@ type sweepPlan struct {
 
 // planSweep checks the sweep's flags and builds the flags of every point.
 func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planner.Registry) (*sweepPlan, error) {
-	p := &sweepPlan{base: base, reg: reg, study: sf.study, executor: sf.executor, sbatchArgs: sf.sbatchArgs}
+	p := &sweepPlan{base: base, reg: reg, study: sf.study, executor: sf.executor, sbatchArgs: sf.sbatchArgs, arrayThrottle: sf.arrayThrottle}
 	switch sf.executor {
 	case executorLocal, "": // "": a plan built without the flag set
 		if len(sf.sbatchArgs) > 0 {
@@ -242,6 +257,9 @@ func planSweep(fs *pflag.FlagSet, base *simulateFlags, sf sweepFlags, reg planne
 		}
 	default:
 		return nil, fmt.Errorf("--executor: want local or slurm, got %q", sf.executor)
+	}
+	if sf.arrayThrottle < 0 {
+		return nil, fmt.Errorf("--array-throttle: must be ≥ 0 (0: no limit), got %d", sf.arrayThrottle)
 	}
 	if sf.arrayPoints != "" {
 		if base.out == "" {

@@ -14,9 +14,11 @@ import (
 	"github.com/plannerhq/planner/service/slurm"
 )
 
-// slurmPoll is how often the slurm executor looks whether its job array
-// has ended.
-const slurmPoll = time.Second
+// slurmPoll is how often the slurm executor looks whether its job
+// arrays have ended: a sweep's points take minutes, and a site's
+// controller should not answer squeue every second for each waiting
+// sweep. A variable for the loopback test.
+var slurmPoll = 30 * time.Second
 
 // runOnSlurm computes the sweep's points that are not stored yet on
 // Slurm: one job array, each element of which runs this binary with the
@@ -44,35 +46,45 @@ func (p *sweepPlan) runOnSlurm(ctx context.Context, sw *experiments.Sweep) error
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	pts := make([]string, len(missing))
-	for i, pi := range missing {
-		pts[i] = strconv.Itoa(pi)
-	}
-	cmd := append([]string{exe, "sweep"}, p.args...)
-	cmd = append(cmd, "--array-points", strings.Join(pts, ","))
 	sl := &slurm.Slurm{Runner: slurm.Exec{}}
-	job, err := sl.SubmitArray(ctx, slurm.Array{Name: "planner-sweep", Size: len(missing), Command: cmd, Dir: wd,
-		Output: filepath.Join(logs, "%A_%a.out"), Args: p.sbatchArgs})
+	maxSize, err := sl.MaxArraySize(ctx)
 	if err != nil {
 		return fmt.Errorf("--executor slurm: %w", err)
 	}
-	p.slurmArray, p.slurmPoints = job, len(missing)
-	if p.Progress != nil {
-		fmt.Fprintf(p.stderr, "sweep: %d of %d points submitted to Slurm as job array %d (its output in %s)\n", len(missing), len(sw.Points), job, logs)
-	}
-	if err := sl.Wait(ctx, job, slurmPoll); err != nil {
-		if ctx.Err() != nil {
-			// The finished elements' runs are stored; the others are
-			// computed again when the sweep resumes.
-			cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if cerr := sl.Cancel(cctx, job); cerr != nil {
-				fmt.Fprintf(p.stderr, "sweep: cancelling Slurm job array %d: %v\n", job, cerr)
-			}
-			return ctx.Err()
+	// One array per MaxArraySize points: an array's indices stay below it.
+	var jobs []int64
+	for lo := 0; lo < len(missing); lo += maxSize {
+		chunk := missing[lo:min(lo+maxSize, len(missing))]
+		pts := make([]string, len(chunk))
+		for i, pi := range chunk {
+			pts[i] = strconv.Itoa(pi)
 		}
-		return fmt.Errorf("--executor slurm: waiting for job array %d: %w", job, err)
+		cmd := append([]string{exe, "sweep"}, p.args...)
+		cmd = append(cmd, "--array-points", strings.Join(pts, ","))
+		job, err := sl.SubmitArray(ctx, slurm.Array{Name: "planner-sweep", Size: len(chunk), Command: cmd, Dir: wd,
+			Output: filepath.Join(logs, "%A_%a.out"), Throttle: p.arrayThrottle, CPUsPerTask: p.base.parallel, Args: p.sbatchArgs})
+		if err != nil {
+			p.cancelArrays(sl, jobs)
+			return fmt.Errorf("--executor slurm: %w", err)
+		}
+		jobs = append(jobs, job)
+		p.slurmArray, p.slurmPoints = job, p.slurmPoints+len(chunk)
+		if p.Progress != nil {
+			fmt.Fprintf(p.stderr, "sweep: %d of %d points submitted to Slurm as job array %d (its output in %s)\n", len(chunk), len(sw.Points), job, logs)
+		}
 	}
+	for _, job := range jobs {
+		if err := sl.Wait(ctx, job, slurmPoll); err != nil {
+			if ctx.Err() != nil {
+				// The finished elements' runs are stored; the others are
+				// computed again when the sweep resumes.
+				p.cancelArrays(sl, jobs)
+				return ctx.Err()
+			}
+			return fmt.Errorf("--executor slurm: waiting for job array %d: %w", job, err)
+		}
+	}
+	job := jobs[len(jobs)-1]
 	still, err := sw.Missing()
 	if err != nil {
 		return err
@@ -84,14 +96,50 @@ func (p *sweepPlan) runOnSlurm(ctx context.Context, sw *experiments.Sweep) error
 	return nil
 }
 
+// cancelArrays cancels the job arrays jobs (an interrupted sweep).
+func (p *sweepPlan) cancelArrays(sl *slurm.Slurm, jobs []int64) {
+	cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, job := range jobs {
+		if err := sl.Cancel(cctx, job); err != nil {
+			fmt.Fprintf(p.stderr, "sweep: cancelling Slurm job array %d: %v\n", job, err)
+		}
+	}
+}
+
+// arrayIndexVars are the environment variables that give an array
+// element its index, one per batch system: Slurm job arrays, Kubernetes
+// Indexed Jobs, PBS Pro job arrays and LSF job arrays. LSF counts from 1
+// (bsub -J "sweep[1-N]"), the others from 0.
+var arrayIndexVars = []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "PBS_ARRAY_INDEX", "LSB_JOBINDEX"}
+
+// arrayIndex is this element's index in --array-points of n points, from
+// the first of arrayIndexVars that is set.
+func arrayIndex(n int) (int, error) {
+	for _, v := range arrayIndexVars {
+		val, ok := os.LookupEnv(v)
+		if !ok {
+			continue
+		}
+		k, err := strconv.Atoi(val)
+		if v == "LSB_JOBINDEX" {
+			k--
+		}
+		if err != nil || k < 0 || k >= n {
+			return 0, fmt.Errorf("--array-points: %s is %q, want an index of its %d points (the flag is for the job array of planner sweep --executor slurm, or an indexed job of your own)", v, val, n)
+		}
+		return k, nil
+	}
+	return 0, fmt.Errorf("--array-points: no array index: none of %s is set (the flag is for the job array of planner sweep --executor slurm, or an indexed job of your own)", strings.Join(arrayIndexVars, ", "))
+}
+
 // runElement is one element of the slurm executor's job array: it
-// computes point --array-points[SLURM_ARRAY_TASK_ID] of the sweep and
-// stores its runs.
+// computes point --array-points[index] of the sweep, the index from
+// arrayIndex, and stores its runs.
 func (p *sweepPlan) runElement(ctx context.Context, sw *experiments.Sweep) error {
-	task := os.Getenv("SLURM_ARRAY_TASK_ID")
-	k, err := strconv.Atoi(task)
-	if err != nil || k < 0 || k >= len(p.arrayPoints) {
-		return fmt.Errorf("--array-points: SLURM_ARRAY_TASK_ID is %q, want an index of its %d points (the flag is for the job array of planner sweep --executor slurm)", task, len(p.arrayPoints))
+	k, err := arrayIndex(len(p.arrayPoints))
+	if err != nil {
+		return err
 	}
 	pi := p.arrayPoints[k]
 	if pi >= len(sw.Points) {

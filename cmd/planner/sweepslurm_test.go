@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plannerhq/planner/service/slurm/slurmtest"
 )
@@ -94,6 +96,9 @@ func arrays(t *testing.T, out string) []int {
 // points.
 func TestSweepOnSlurm(t *testing.T) {
 	cl := slurmtest.Start(t, slurmtest.Options{Nodes: 4})
+	poll := slurmPoll
+	slurmPoll = time.Second // the loopback arrays end in seconds
+	t.Cleanup(func() { slurmPoll = poll })
 	for _, kv := range cl.Env {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
@@ -202,9 +207,13 @@ func TestSweepArrayElementOutsideSlurm(t *testing.T) {
 	out := t.TempDir()
 	for _, tc := range []struct{ task, want string }{
 		{"", `--array-points: SLURM_ARRAY_TASK_ID is "", want an index of its 2 points`},
+		{"unset", `--array-points: no array index: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PBS_ARRAY_INDEX, LSB_JOBINDEX is set`},
 		{"2", `--array-points: SLURM_ARRAY_TASK_ID is "2", want an index of its 2 points`},
 	} {
 		t.Setenv("SLURM_ARRAY_TASK_ID", tc.task)
+		if tc.task == "unset" {
+			os.Unsetenv("SLURM_ARRAY_TASK_ID") // t.Setenv restores it
+		}
 		_, _, err := runCLI(t, append(slices.Clone(sweepSlurmArgs), "--out", out, "--array-points", "0,3")...)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("SLURM_ARRAY_TASK_ID=%q: error %v, want %q", tc.task, err, tc.want)
@@ -230,5 +239,46 @@ func TestSweepArrayElementOutsideSlurm(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "results.json")); !os.IsNotExist(err) {
 		t.Errorf("an element wrote results.json (%v); the executor that submitted it reports", err)
+	}
+}
+
+// TestSweepIndexedElements: the sweep's points computed by one process
+// per index, each told its index as a Kubernetes Indexed Job (or PBS, or
+// LSF) tells it, then reported by the local executor, give the local
+// executor's results and stored runs.
+func TestSweepIndexedElements(t *testing.T) {
+	local := filepath.Join(t.TempDir(), "local")
+	want, _, err := runCLI(t, append(slices.Clone(sweepSlurmArgs), "--out", local)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, env string
+		first     int // the index of the first element
+	}{{"kubernetes", "JOB_COMPLETION_INDEX", 0}, {"pbs", "PBS_ARRAY_INDEX", 0}, {"lsf", "LSB_JOBINDEX", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range arrayIndexVars {
+				t.Setenv(v, "")
+				os.Unsetenv(v)
+			}
+			out := filepath.Join(t.TempDir(), "indexed")
+			for k := range 4 { // the sweep's 4 points: 2 loads × 2 seeds
+				t.Setenv(tc.env, strconv.Itoa(tc.first+k))
+				if _, stderr, err := runCLI(t, append(slices.Clone(sweepSlurmArgs), "--out", out, "--array-points", "0,1,2,3")...); err != nil {
+					t.Fatalf("%s=%d: %v\n%s", tc.env, tc.first+k, err, stderr)
+				}
+			}
+			os.Unsetenv(tc.env)
+			got, _, err := runCLI(t, append(slices.Clone(sweepSlurmArgs), "--out", out)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("results differ from the local executor's:\n%s\nwant\n%s", got, want)
+			}
+			if g, w := storedRuns(t, out), storedRuns(t, local); !maps.Equal(g, w) {
+				t.Errorf("%d runs stored, differing from the local executor's %d", len(g), len(w))
+			}
+		})
 	}
 }

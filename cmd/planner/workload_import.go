@@ -53,7 +53,10 @@ func runWorkloadImport(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintln(fs.Output(), "Usage: planner workload import --format FORMAT FILE_OR_DIR [-o W.jsonl] [flags]\n\n"+
 			"Imports a real trace as a workload: SWF (plain or gzip), the Google\n"+
 			"cluster-data 2011 directory (job_events/, task_events/), Alibaba\n"+
-			"cluster-trace-v2018 batch_task.csv, or the LANL Mustang CSV. Failed,\n"+
+			"cluster-trace-v2018 batch_task.csv, the LANL Mustang CSV, a Batsim\n"+
+			"workload (JSON, delay profiles), or Slurm's history: the output of\n"+
+			"  "+traces.SacctCommand+"\n"+
+			"or of sacct --json. Trace job ids are kept as source_id. Failed,\n"+
 			"cancelled, zero-size and zero-runtime jobs are filtered out; the window\n"+
 			"is cut, jobs are fitted to the cluster, arrivals optionally rescaled,\n"+
 			"and SLO/BE classes and deadlines assigned as the generators do. What\n"+

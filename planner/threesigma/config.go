@@ -114,7 +114,7 @@ var DefaultStarts = []int{0, 1, 2, 4, 8, 16, 32}
 // every field means its default; Name, estimate.Estimator and Overestimate are set by
 // the variant constructors.
 type Config struct {
-	// Solver is the backend name (solver.New); "" means solver.DefaultName.
+	// Solver is the backend name (solver.New); "" means solver.Default().
 	Solver string
 	// Mode bounds the solve by wall time (default) or by work.
 	Mode SolveMode
@@ -233,7 +233,7 @@ type Config struct {
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
 	if c.Solver == "" {
-		c.Solver = solver.DefaultName
+		c.Solver = solver.Default()
 	}
 	if c.SolveFraction <= 0 {
 		c.SolveFraction = DefaultSolveFraction

@@ -21,6 +21,11 @@ type Array struct {
 	// Dir is the elements' working directory; Output the file of their
 	// output, in sbatch's patterns (%A the array's id, %a the index).
 	Dir, Output string
+	// Throttle, when > 0, is how many elements may run at once (sbatch
+	// --array=0-N%Throttle).
+	Throttle int
+	// CPUsPerTask, when > 0, is each element's CPUs (--cpus-per-task).
+	CPUsPerTask int
 	// Args are more sbatch options, e.g. --partition=batch.
 	Args []string
 }
@@ -51,7 +56,14 @@ func (s *Slurm) SubmitArray(ctx context.Context, a Array) (int64, error) {
 	if err := f.Close(); err != nil {
 		return 0, fmt.Errorf("job array %s: %w", a.Name, err)
 	}
-	args := []string{"--parsable", "--array=0-" + strconv.Itoa(a.Size-1), "--job-name", a.Name}
+	spec := "--array=0-" + strconv.Itoa(a.Size-1)
+	if a.Throttle > 0 {
+		spec += "%" + strconv.Itoa(a.Throttle)
+	}
+	args := []string{"--parsable", spec, "--job-name", a.Name}
+	if a.CPUsPerTask > 0 {
+		args = append(args, "--cpus-per-task="+strconv.Itoa(a.CPUsPerTask))
+	}
 	if a.Dir != "" {
 		args = append(args, "--chdir", a.Dir)
 	}
@@ -108,4 +120,35 @@ func (s *Slurm) Wait(ctx context.Context, job int64, poll time.Duration) error {
 func forgotten(err error) bool {
 	var ce *CommandError
 	return errors.As(err, &ce) && strings.Contains(ce.Stderr, "Invalid job id")
+}
+
+// MaxArraySize is the controller's MaxArraySize (`scontrol show config`):
+// an array's indices must be below it, so an array holds at most that
+// many elements. Slurm's default, 1001, when the configuration does not
+// say.
+func (s *Slurm) MaxArraySize(ctx context.Context) (int, error) {
+	out, err := s.Runner.Run(ctx, "scontrol", "show", "config")
+	if err != nil {
+		return 0, err
+	}
+	return parseMaxArraySize(string(out))
+}
+
+// defaultMaxArraySize is Slurm's MaxArraySize when slurm.conf sets none.
+const defaultMaxArraySize = 1001
+
+// parseMaxArraySize reads "MaxArraySize = N" from scontrol show config.
+func parseMaxArraySize(config string) (int, error) {
+	for _, line := range strings.Split(config, "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) != "MaxArraySize" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("scontrol show config: MaxArraySize %q is not a positive count", strings.TrimSpace(v))
+		}
+		return n, nil
+	}
+	return defaultMaxArraySize, nil
 }

@@ -103,3 +103,36 @@ func TestWait(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+func TestSubmitArrayThrottleAndCPUs(t *testing.T) {
+	r := &scripted{replies: []reply{{out: "7\n"}}}
+	s := &Slurm{Runner: r}
+	if _, err := s.SubmitArray(context.Background(), Array{Name: "sweep", Size: 10, Command: []string{"/bin/true"}, Throttle: 2, CPUsPerTask: 4}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sbatch", "--parsable", "--array=0-9%2", "--job-name", "sweep", "--cpus-per-task=4"}
+	if got := r.calls[0][:len(want)]; !slices.Equal(got, want) {
+		t.Errorf("sbatch options %q, want %q", got, want)
+	}
+}
+
+func TestMaxArraySize(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		want         int
+		err          bool
+	}{
+		{"set", "Configuration data as of 2024-01-01T00:00:00\nMaxArraySize            = 40\nMaxJobCount = 10000\n", 40, false},
+		{"unset", "MaxJobCount = 10000\n", 1001, false},
+		{"disabled", "MaxArraySize = 0\n", 0, true},
+		{"garbage", "MaxArraySize = lots\n", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Slurm{Runner: &scripted{replies: []reply{{out: tc.config}}}}
+			got, err := s.MaxArraySize(context.Background())
+			if (err != nil) != tc.err || got != tc.want {
+				t.Errorf("MaxArraySize = %d, %v; want %d (error %v)", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}

@@ -46,6 +46,36 @@ func FuzzParseMustang(f *testing.F) {
 	})
 }
 
+func FuzzParseBatsim(f *testing.F) {
+	f.Add(addFile(f, "batsim-50.json"))
+	f.Add([]byte(`{"nb_res":1,"jobs":[{"id":1e300,"subtime":1e12,"res":1099511627776,"walltime":1e300,"profile":"p"}],"profiles":{"p":{"type":"delay","delay":1e-300}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkJSONParser(t, data, ParseBatsim)
+	})
+}
+
+func FuzzParseSacct(f *testing.F) {
+	f.Add(addFile(f, "sacct-20.txt"))
+	f.Add(addFile(f, "sacct.json"))
+	f.Add([]byte("1|u|p|9999-12-31T23:59:59|9999-12-31T23:59:59|Unknown|99999-23:59:59|UNLIMITED|1099511627776|0|COMPLETED|n|a\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if b := bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n"); len(b) > 0 && b[0] == '{' {
+			checkJSONParser(t, data, ParseSacct)
+			return
+		}
+		checkParser(t, data, ParseSacct)
+	})
+}
+
+// checkJSONParser is checkParser for a format read whole (JSON): any
+// error is allowed, an accepted trace must be usable.
+func checkJSONParser(t *testing.T, data []byte, parse parseFunc) {
+	tr, err := parse(bytes.NewReader(data), "fuzz", ParseOptions{})
+	if err == nil {
+		checkTrace(t, tr)
+	}
+}
+
 func FuzzParseAlibaba2018(f *testing.F) {
 	f.Add(addFile(f, "small-batch_task.csv"))
 	f.Add([]byte("M1_1_1,0,j,1,Terminated,1,1,,\nM99999999999999999999,1,j,1,Terminated,1,1099511627776,,\n"))

@@ -16,7 +16,7 @@ import (
 )
 
 // Formats are the trace formats Read knows, in the order the CLI lists them.
-var Formats = []string{FormatSWF, FormatGoogle2011, FormatAlibaba2018, FormatMustang}
+var Formats = []string{FormatSWF, FormatGoogle2011, FormatAlibaba2018, FormatMustang, FormatBatsim, FormatSacct}
 
 // TaskFormats are the formats whose records carry per-task durations
 // (Record.TaskDurations), which Options.Tasks imports as tasks.
@@ -28,6 +28,8 @@ const (
 	FormatGoogle2011  = "google2011"
 	FormatAlibaba2018 = "alibaba2018"
 	FormatMustang     = "mustang"
+	FormatBatsim      = "batsim"
+	FormatSacct       = "sacct"
 )
 
 // Record is one job of a trace as a parser reads it, before the import
@@ -294,7 +296,7 @@ func (l *lines) bad(err error) error {
 }
 
 // Read parses the trace at path in format (one of Formats): a file, plain
-// or gzip-compressed, for swf, alibaba2018 and mustang; the cluster-data
+// or gzip-compressed, for swf, alibaba2018, mustang, batsim and sacct; the cluster-data
 // directory (job_events/ and task_events/) for google2011.
 func Read(format, path string, opts ParseOptions) (*Trace, error) {
 	if format == FormatGoogle2011 {
@@ -308,6 +310,10 @@ func Read(format, path string, opts ParseOptions) (*Trace, error) {
 		parse = ParseAlibaba2018
 	case FormatMustang:
 		parse = ParseMustang
+	case FormatBatsim:
+		parse = ParseBatsim
+	case FormatSacct:
+		parse = ParseSacct
 	default:
 		return nil, fmt.Errorf("unknown trace format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
