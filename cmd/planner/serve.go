@@ -31,6 +31,8 @@ type serveFlags struct {
 	seed                             uint64
 	maxPending                       int
 	deterministic                    bool
+	check                            bool
+	recoverTo                        string
 	log                              logFlags
 }
 
@@ -71,6 +73,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&f.deterministic, "deterministic", false, "bound solves by work instead of the clock (the same input gives the same decisions; for tests and replay)")
 	fs.StringVar(&f.clock, "clock", "wall", "wall, or virtual: a test clock that moves only by POST /v1/clock (planner replay)")
 	fs.DurationVar(&f.snapshotEvery, "snapshot-every", service.DefaultSnapshotEvery, "rewrite the predictor's snapshot at most this often (the log keeps what it learnt since)")
+	fs.BoolVar(&f.check, "check", false, "verify the database in --data (every record's checksum) and exit, without serving or changing it")
+	fs.StringVar(&f.recoverTo, "recover-to", "", "copy what is readable of a damaged database in --data into the new `directory`, and exit")
 	f.log.register(fs)
 	if fl := fs.Lookup("log-level"); fl != nil {
 		fl.DefValue, f.log.level = "info", "info" // a service logs its decisions
@@ -85,6 +89,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg, err := f.config()
 	if err != nil {
 		return usageError{err}
+	}
+	if f.check || f.recoverTo != "" {
+		return checkData(stdout, f.data, f.recoverTo)
 	}
 	if f.cluster != "" {
 		c, err := readCluster(f.cluster)
@@ -133,6 +140,8 @@ func (f *serveFlags) config() (service.Config, error) {
 		return service.Config{}, fmt.Errorf("--clock: %w", err)
 	}
 	switch {
+	case f.interval <= 0:
+		return service.Config{}, fmt.Errorf("--interval: must be > 0, got %s", f.interval)
 	case f.maxPending < 0:
 		return service.Config{}, fmt.Errorf("--max-pending: must be ≥ 0, got %d", f.maxPending)
 	case f.solverTimeout > maxSolveLimit:
@@ -153,25 +162,84 @@ func (f *serveFlags) config() (service.Config, error) {
 		MaxPending: maxPending, Clock: clock, SnapshotEvery: snap, Version: version}, nil
 }
 
-// minTokenLen is the shortest token accepted: 16 characters of a random
-// token are 80 bits or more.
-const minTokenLen = 16
+// checkData is serve --check and --recover-to: it verifies the database
+// in dir, or copies what is readable of it into to.
+func checkData(stdout io.Writer, dir, to string) error {
+	if to != "" {
+		copied, seen, err := service.Recover(dir, to, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "planner serve: copied %d records into %s", copied, to)
+		if seen > 0 {
+			fmt.Fprintf(stdout, "; records %d to %d are lost", copied+1, seen)
+		}
+		fmt.Fprintf(stdout, "\nplanner serve: check it with --check --data %s, then serve it with --data %s\n", to, to)
+		return nil
+	}
+	rep, err := service.Check(dir)
+	if err != nil {
+		return err
+	}
+	if rep.Warning != "" {
+		fmt.Fprintf(stdout, "planner serve: warning: %s\n", rep.Warning)
+	}
+	fmt.Fprintf(stdout, "planner serve: %s is sound: %d bytes, %d records, %d jobs, predictor snapshot at record %d\n",
+		rep.Path, rep.Bytes, rep.Records, rep.Jobs, rep.Snapshot)
+	return nil
+}
+
+// Bounds of a token: 16 characters of a random token are 80 bits or
+// more; a file of more than 4 KiB is not a token.
+const (
+	minTokenLen = 16
+	maxTokenLen = 4 << 10
+)
 
 // readToken reads the token of --token-file: its content without the
-// surrounding white space.
+// surrounding white space. The file must be readable by its owner only.
 func readToken(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, flagPathError("--token-file", path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, flagPathError("--token-file", path, err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("--token-file: %s is not a regular file", path)
+	} else if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("--token-file: %s is readable by others (mode %04o); make it the owner's alone: chmod 600 %s", path, perm, path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenLen+2))
 	if err != nil {
 		return nil, flagPathError("--token-file", path, err)
 	}
 	tok := strings.TrimSpace(string(b))
 	switch {
+	case tok == "":
+		return nil, fmt.Errorf("--token-file: %s is empty; put a token of at least %d characters in it", path, minTokenLen)
+	case len(tok) > maxTokenLen:
+		return nil, fmt.Errorf("--token-file: %s: the token is longer than %d bytes", path, maxTokenLen)
 	case len(tok) < minTokenLen:
 		return nil, fmt.Errorf("--token-file: %s: the token has %d characters, want at least %d", path, len(tok), minTokenLen)
 	case strings.ContainsAny(tok, " \t\r\n"):
 		return nil, fmt.Errorf("--token-file: %s: the token holds white space; put the token alone in the file", path)
+	case !printableASCII(tok):
+		return nil, fmt.Errorf("--token-file: %s: the token holds a control or non-ASCII character; use printable ASCII", path)
 	}
 	return []byte(tok), nil
+}
+
+// printableASCII reports whether s is made of the characters ! to ~ (a
+// token travels in an HTTP header).
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '!' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // clientToken is the bearer token a client command sends: the content

@@ -266,6 +266,18 @@ func TestServeFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short")
 	os.WriteFile(short, []byte("abc\n"), 0o600)
+	token := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, mode)
+		return p
+	}
+	empty := token("empty", " \n", 0o600)
+	control := token("control", "abcdefgh\x01ijklmnopq\n", 0o600)
+	huge := token("huge", strings.Repeat("a", 5000), 0o600)
+	open := token("open", "abcdefghijklmnopq\n", 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -274,6 +286,11 @@ func TestServeFlagErrors(t *testing.T) {
 		{"no data", []string{}, "--data: required"},
 		{"open address without a token", []string{"--data", dir, "--listen", "0.0.0.0:7070"}, "--listen: 0.0.0.0:7070 is not a loopback address"},
 		{"short token", []string{"--data", dir, "--token-file", short}, "the token has 3 characters"},
+		{"empty token", []string{"--data", dir, "--token-file", empty}, "is empty"},
+		{"token with a control character", []string{"--data", dir, "--token-file", control}, "control or non-ASCII character"},
+		{"token over 4 KiB", []string{"--data", dir, "--token-file", huge}, "longer than 4096 bytes"},
+		{"token readable by others", []string{"--data", dir, "--token-file", open}, "is readable by others (mode 0644)"},
+		{"interval 0", []string{"--data", dir, "--interval", "0s"}, "--interval: must be > 0, got 0s"},
 		{"bad clock", []string{"--data", dir, "--clock", "lunar"}, `--clock: unknown clock "lunar"`},
 		{"timeout above interval", []string{"--data", dir, "--interval", "2s", "--solver-timeout", "3s"}, "--solver-timeout: 3s is not shorter than --interval 2s"},
 		{"true runtimes", []string{"--data", dir, "--scheduler", "pointperfest"}, "plans with the true runtimes"},
@@ -284,5 +301,67 @@ func TestServeFlagErrors(t *testing.T) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestServeCheck: --check passes a sound database and refuses a damaged
+// one with a line naming the file and the record; --recover-to copies
+// the records before the damage into a directory that then serves.
+func TestServeCheck(t *testing.T) {
+	dir := t.TempDir()
+	c := startServe(t, "--data", dir, "--interval", "1s", "--clock", "virtual", "--log-level", "warn")
+	client := service.NewClient(c.url, "")
+	ctx := context.Background()
+	for i := range 50 {
+		if _, _, err := client.Submit(ctx, service.JobSpec{ID: fmt.Sprintf("j%d", i), User: "u", Nodes: ptrTo(1), Class: "be"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	if code := c.wait(t); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, c.errb)
+	}
+	out, _, err := runCLI(t, "serve", "--check", "--data", dir)
+	if err != nil || !strings.Contains(out, "is sound") || !strings.Contains(out, "50 records, 50 jobs") {
+		t.Fatalf("--check of a sound database: %q, %v", out, err)
+	}
+	path := filepath.Join(dir, "planner.db")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.LastIndex(string(b), `"id":"j30"`)
+	if i < 0 {
+		t.Fatal("job j30 not in the database")
+	}
+	b[i+7] ^= 1
+	os.WriteFile(path, b, 0o600)
+	_, _, err = runCLI(t, "serve", "--check", "--data", dir)
+	if err == nil || !strings.Contains(err.Error(), path+": log record 31: the database is damaged") || exitCode(err) != 1 {
+		t.Fatalf("--check of a damaged database: %v (exit %d)", err, exitCode(err))
+	}
+	to := filepath.Join(t.TempDir(), "recovered")
+	out, _, err = runCLI(t, "serve", "--data", dir, "--recover-to", to)
+	if err != nil || !strings.Contains(out, "copied 30 records") || !strings.Contains(out, "records 31 to 50 are lost") {
+		t.Fatalf("--recover-to: %q, %v", out, err)
+	}
+	out, _, err = runCLI(t, "serve", "--check", "--data", to)
+	if err != nil || !strings.Contains(out, "30 records, 30 jobs") {
+		t.Fatalf("--check of the recovered database: %q, %v", out, err)
+	}
+}
+
+// TestLogFileMode: --log-file is created readable by its owner only.
+func TestLogFileMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "planner.log")
+	l := logFlags{level: "info", file: path}
+	_, closeLog, err := l.open(os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeLog()
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("--log-file: %v, %v; want mode 0600", fi.Mode(), err)
 	}
 }
