@@ -149,6 +149,9 @@ func send(t testing.TB, base, method, path, body string, header map[string]strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	if method != http.MethodGet {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
@@ -191,6 +194,68 @@ func TestToken(t *testing.T) {
 		t.Errorf("the page with Basic authentication: %v %v", resp.StatusCode, err)
 	}
 	resp.Body.Close()
+}
+
+// TestBrowserRefused: what a web page of another site can make a
+// browser send is refused before it reaches a handler: a write that is
+// not declared JSON (a form, text/plain), a cross-site or file:// Origin,
+// and a Host that is a name other than localhost (DNS rebinding); the
+// same request from a client (JSON, no Origin, an address) succeeds.
+func TestBrowserRefused(t *testing.T) {
+	ts := startService(t, "", virtualCfg())
+	base := ts.srv.URL
+	host := strings.TrimPrefix(base, "http://")
+	_, port, _ := strings.Cut(host, ":")
+	job := `{"id":"b1","nodes":4,"class":"be"}`
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		code   int
+	}{
+		{"a form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType},
+		{"text/plain", map[string]string{"Content-Type": "text/plain"}, http.StatusUnsupportedMediaType},
+		{"no Content-Type", map[string]string{"Content-Type": ""}, http.StatusUnsupportedMediaType},
+		{"a file:// page", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"another site", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
+		{"another port", map[string]string{"Origin": "http://127.0.0.1:1"}, http.StatusForbidden},
+		{"a rebound name", map[string]string{"Host": "evil.example:" + port}, http.StatusMisdirectedRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", base+"/v1/jobs", strings.NewReader(job))
+			req.Header.Set("Content-Type", "application/json")
+			for k, v := range tc.header {
+				if k == "Host" {
+					req.Host = v
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code {
+				t.Errorf("%d %s, want %d", resp.StatusCode, b, tc.code)
+			}
+		})
+	}
+	if len(ts.s.st.order) != 0 {
+		t.Fatalf("a refused request made %d jobs", len(ts.s.st.order))
+	}
+	for _, h := range []map[string]string{nil, {"Origin": base, "Content-Type": "application/json; charset=utf-8"}} {
+		if resp, b := send(t, base, "POST", "/v1/jobs", job, h); resp.StatusCode/100 != 2 {
+			t.Errorf("a client's submission with %v: %d %s", h, resp.StatusCode, b)
+		}
+	}
+	req, _ := http.NewRequest("GET", base+"/v1/info", nil)
+	req.Host = "localhost:" + port
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Errorf("Host localhost: %v, %v", resp.Status, err)
+	} else {
+		resp.Body.Close()
+	}
 }
 
 // TestMalformedBodies: a body that is not what the API takes gets a 400

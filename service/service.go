@@ -54,6 +54,9 @@ type Config struct {
 	Cluster *workloads.Cluster
 	// Token, when set, is the bearer token every request must carry.
 	Token []byte
+	// Hosts are the host names a request's Host may name besides IP
+	// addresses and localhost (the machine's names).
+	Hosts []string
 	// Interval between cycles.
 	Interval time.Duration
 	// Scheduler is the policy's registry name; Registry the table it

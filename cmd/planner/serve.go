@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,8 +34,9 @@ type serveFlags struct {
 	seed                             uint64
 	maxPending                       int
 	deterministic                    bool
-	check                            bool
+	check, noAuth                    bool
 	recoverTo                        string
+	allowHosts                       []string
 	log                              logFlags
 }
 
@@ -49,9 +53,12 @@ under --data before it answers; a restart resumes from it. SIGTERM (or
 Ctrl-C) finishes the cycle in flight, answers the requests under way and
 exits 0.
 
-It listens on loopback unless --listen names another address, which
-needs --token-file: then every request must carry "Authorization: Bearer
-TOKEN" (the page: the token as the password).
+Every request must carry "Authorization: Bearer TOKEN" (the page: the
+token as the password). The token is --token-file's or, by default, the
+one the first start generates into --data/token (0600) and prints; only
+on a loopback --listen may --no-auth serve without one. Writes must be
+Content-Type: application/json, and requests from a web page of another
+site (Origin) or for another host name (Host) are refused.
 
 Flags:`
 
@@ -62,7 +69,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:7070", "`address` to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&f.data, "data", "", "`directory` of the service's database (created if missing; required)")
 	fs.StringVar(&f.cluster, "cluster", "", "cluster `FILE` (JSON or YAML) of a new --data directory (default 256 nodes in 8 racks); later starts use the stored one")
-	fs.StringVar(&f.tokenFile, "token-file", "", "`file` holding the bearer token every request must carry (at least 16 characters)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "`file` holding the bearer token every request must carry (at least 16 characters; default: --data's token file, generated at the first start)")
+	fs.BoolVar(&f.noAuth, "no-auth", false, "serve without a token (a loopback --listen only): every local user can then submit jobs")
+	fs.StringSliceVar(&f.allowHosts, "allow-host", nil, "host `names` a request's Host may give besides IP addresses, localhost and this machine's name")
 	fs.StringVar(&f.scheduler, "scheduler", service.DefaultScheduler, "the policy (registered: "+strings.Join(registry.Default().Names(), ", ")+")")
 	fs.StringVar(&f.solver, "solver", "", "MILP backend of the planning policies (default "+solver.DefaultName+")")
 	fs.DurationVar(&f.interval, "interval", service.DefaultInterval, "time between cycles")
@@ -100,14 +109,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		cfg.Cluster = c
 	}
-	if f.tokenFile != "" {
+	var newToken bool
+	switch {
+	case f.tokenFile != "" && f.noAuth:
+		return usageError{errors.New("--no-auth: a service with --token-file has a token")}
+	case f.tokenFile != "":
 		if cfg.Token, err = readToken(f.tokenFile); err != nil {
+			return usageError{err}
+		}
+	case !f.noAuth:
+		f.tokenFile = filepath.Join(f.data, tokenFileName)
+		if cfg.Token, newToken, err = dataToken(f.data); err != nil {
 			return usageError{err}
 		}
 	}
 	if err := checkListen(f.listen, cfg.Token != nil); err != nil {
 		return usageError{err}
 	}
+	cfg.Hosts = append(f.allowHosts, machineNames(f.listen)...)
 	log, closeLog, err := f.log.open(stderr)
 	if err != nil {
 		return err
@@ -124,6 +143,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("--listen: %w", err)
 	}
 	fmt.Fprintf(stdout, "planner serve: listening on http://%s (scheduler %s, clock %s, data %s)\n", ln.Addr(), cfg.Scheduler, cfg.Clock, cfg.DataDir)
+	switch {
+	case newToken:
+		fmt.Fprintf(stdout, "planner serve: generated the token %s into %s; clients send it as \"Authorization: Bearer TOKEN\" (--token-file %s)\n", cfg.Token, f.tokenFile, f.tokenFile)
+	case cfg.Token != nil:
+		fmt.Fprintf(stdout, "planner serve: clients need the token of %s (--token-file %s)\n", f.tokenFile, f.tokenFile)
+	}
 	return svc.Run(ctx, ln)
 }
 
@@ -240,6 +265,56 @@ func printableASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// tokenFileName is the token a service generates in --data.
+const tokenFileName = "token"
+
+// dataToken returns the token of dir's token file, generating it (256
+// random bits in hex, 0600) when there is none; created says that it
+// was.
+func dataToken(dir string) (tok []byte, created bool, err error) {
+	path := filepath.Join(dir, tokenFileName)
+	if _, err := os.Stat(path); err == nil {
+		tok, err := readToken(path)
+		return tok, false, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, false, fmt.Errorf("--data: %w", err)
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, false, fmt.Errorf("generating a token: %w", err)
+	}
+	tok = []byte(hex.EncodeToString(b[:]))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, false, fmt.Errorf("--data: writing the token: %w", err)
+	}
+	if _, err := f.Write(append(tok, '\n')); err != nil {
+		f.Close()
+		return nil, false, fmt.Errorf("--data: writing the token: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, false, fmt.Errorf("--data: writing the token: %w", err)
+	}
+	return tok, true, nil
+}
+
+// machineNames are the host names a request may give for a service on
+// listen: the machine's name and a name in --listen.
+func machineNames(listen string) []string {
+	var names []string
+	if h, err := os.Hostname(); err == nil {
+		names = append(names, h)
+		if short, _, ok := strings.Cut(h, "."); ok {
+			names = append(names, short)
+		}
+	}
+	if host, _, err := net.SplitHostPort(listen); err == nil && host != "" && net.ParseIP(host) == nil {
+		names = append(names, host)
+	}
+	return names
 }
 
 // clientToken is the bearer token a client command sends: the content
