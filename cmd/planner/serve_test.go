@@ -32,12 +32,12 @@ func init() {
 
 // child is a `planner serve` process.
 type child struct {
-	cmd  *exec.Cmd
-	url  string
+	cmd *exec.Cmd
+	url string
 	// token and tokenFile: the token the service generated in --data.
 	token, tokenFile string
-	done chan error
-	errb *strings.Builder
+	done             chan error
+	errb             *strings.Builder
 }
 
 // startServe starts `planner serve --listen 127.0.0.1:0 ARGS` and waits
