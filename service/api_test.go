@@ -258,6 +258,49 @@ func TestBrowserRefused(t *testing.T) {
 	}
 }
 
+// TestOverLimitRefusedUnread: a body whose Content-Length is over the
+// limit is refused before it is read: a client that asks Expect:
+// 100-continue gets the 413 without sending it, and a negative zero in
+// an exponent or a string is no negative zero.
+func TestOverLimitRefusedUnread(t *testing.T) {
+	ts := startService(t, "", virtualCfg())
+	body := &countingReader{n: maxHistoryBody + 1}
+	req, _ := http.NewRequest("POST", ts.srv.URL+"/v1/history", body)
+	req.ContentLength = body.n
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Expect", "100-continue")
+	tr := &http.Transport{ExpectContinueTimeout: time.Minute}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || body.read != 0 {
+		t.Errorf("%d after %d bytes sent, want 413 after none", resp.StatusCode, body.read)
+	}
+	for _, ok := range []string{`{"v":1e-0}`, `{"v":"-0"}`, `{"v":-0.5}`, `{"v":-10}`, `{"v":"\\"}`} {
+		if at := negativeZero([]byte(ok)); at >= 0 {
+			t.Errorf("%s: a negative zero at %d", ok, at)
+		}
+	}
+}
+
+// countingReader is a body of n bytes of 'x' that counts what was read.
+type countingReader struct{ n, read int64 }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.read >= r.n {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), r.n-r.read)
+	for i := range k {
+		p[i] = 'x'
+	}
+	r.read += k
+	return int(k), nil
+}
+
 // TestMalformedBodies: a body that is not what the API takes gets a 400
 // whose JSON error names the field.
 func TestMalformedBodies(t *testing.T) {
@@ -289,6 +332,10 @@ func TestMalformedBodies(t *testing.T) {
 		{"negative value", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","value":-1}`, 400, "value"},
 		{"unknown partition", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","preferred":["r9"]}`, 400, "preferred[0]"},
 		{"partition twice", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","preferred":["r0","r0"]}`, 400, "preferred[1]"},
+		{"invalid UTF-8", "POST", "/v1/jobs", "{\"id\":\"a\",\"nodes\":1,\"class\":\"be\",\"user\":\"an\xe1\"}", 400, ""},
+		{"negative zero", "POST", "/v1/jobs", `{"id":"a","nodes":-0,"class":"be"}`, 400, ""},
+		{"negative zero fraction", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","value":-0.0e3}`, 400, ""},
+		{"over the limit", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","name":"` + strings.Repeat("x", maxBody) + `"}`, 413, ""},
 		{"control character", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","user":"a\u0007"}`, 400, "user"},
 		{"zero time limit", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","time_limit_s":0}`, 400, "time_limit_s"},
 		{"huge body", "POST", "/v1/jobs", `{"id":"a","user":"` + strings.Repeat("x", maxBody) + `"}`, 413, ""},
