@@ -149,6 +149,9 @@ func send(t testing.TB, base, method, path, body string, header map[string]strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	if method != http.MethodGet {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
@@ -193,6 +196,111 @@ func TestToken(t *testing.T) {
 	resp.Body.Close()
 }
 
+// TestBrowserRefused: what a web page of another site can make a
+// browser send is refused before it reaches a handler: a write that is
+// not declared JSON (a form, text/plain), a cross-site or file:// Origin,
+// and a Host that is a name other than localhost (DNS rebinding); the
+// same request from a client (JSON, no Origin, an address) succeeds.
+func TestBrowserRefused(t *testing.T) {
+	ts := startService(t, "", virtualCfg())
+	base := ts.srv.URL
+	host := strings.TrimPrefix(base, "http://")
+	_, port, _ := strings.Cut(host, ":")
+	job := `{"id":"b1","nodes":4,"class":"be"}`
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		code   int
+	}{
+		{"a form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType},
+		{"text/plain", map[string]string{"Content-Type": "text/plain"}, http.StatusUnsupportedMediaType},
+		{"no Content-Type", map[string]string{"Content-Type": ""}, http.StatusUnsupportedMediaType},
+		{"a file:// page", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"another site", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
+		{"another port", map[string]string{"Origin": "http://127.0.0.1:1"}, http.StatusForbidden},
+		{"a rebound name", map[string]string{"Host": "evil.example:" + port}, http.StatusMisdirectedRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", base+"/v1/jobs", strings.NewReader(job))
+			req.Header.Set("Content-Type", "application/json")
+			for k, v := range tc.header {
+				if k == "Host" {
+					req.Host = v
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code {
+				t.Errorf("%d %s, want %d", resp.StatusCode, b, tc.code)
+			}
+		})
+	}
+	if len(ts.s.st.order) != 0 {
+		t.Fatalf("a refused request made %d jobs", len(ts.s.st.order))
+	}
+	for _, h := range []map[string]string{nil, {"Origin": base, "Content-Type": "application/json; charset=utf-8"}} {
+		if resp, b := send(t, base, "POST", "/v1/jobs", job, h); resp.StatusCode/100 != 2 {
+			t.Errorf("a client's submission with %v: %d %s", h, resp.StatusCode, b)
+		}
+	}
+	req, _ := http.NewRequest("GET", base+"/v1/info", nil)
+	req.Host = "localhost:" + port
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Errorf("Host localhost: %v, %v", resp.Status, err)
+	} else {
+		resp.Body.Close()
+	}
+}
+
+// TestOverLimitRefusedUnread: a body whose Content-Length is over the
+// limit is refused before it is read: a client that asks Expect:
+// 100-continue gets the 413 without sending it, and a negative zero in
+// an exponent or a string is no negative zero.
+func TestOverLimitRefusedUnread(t *testing.T) {
+	ts := startService(t, "", virtualCfg())
+	body := &countingReader{n: maxHistoryBody + 1}
+	req, _ := http.NewRequest("POST", ts.srv.URL+"/v1/history", body)
+	req.ContentLength = body.n
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Expect", "100-continue")
+	tr := &http.Transport{ExpectContinueTimeout: time.Minute}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || body.read != 0 {
+		t.Errorf("%d after %d bytes sent, want 413 after none", resp.StatusCode, body.read)
+	}
+	for _, ok := range []string{`{"v":1e-0}`, `{"v":"-0"}`, `{"v":-0.5}`, `{"v":-10}`, `{"v":"\\"}`} {
+		if at := negativeZero([]byte(ok)); at >= 0 {
+			t.Errorf("%s: a negative zero at %d", ok, at)
+		}
+	}
+}
+
+// countingReader is a body of n bytes of 'x' that counts what was read.
+type countingReader struct{ n, read int64 }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.read >= r.n {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), r.n-r.read)
+	for i := range k {
+		p[i] = 'x'
+	}
+	r.read += k
+	return int(k), nil
+}
+
 // TestMalformedBodies: a body that is not what the API takes gets a 400
 // whose JSON error names the field.
 func TestMalformedBodies(t *testing.T) {
@@ -224,6 +332,10 @@ func TestMalformedBodies(t *testing.T) {
 		{"negative value", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","value":-1}`, 400, "value"},
 		{"unknown partition", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","preferred":["r9"]}`, 400, "preferred[0]"},
 		{"partition twice", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","preferred":["r0","r0"]}`, 400, "preferred[1]"},
+		{"invalid UTF-8", "POST", "/v1/jobs", "{\"id\":\"a\",\"nodes\":1,\"class\":\"be\",\"user\":\"an\xe1\"}", 400, ""},
+		{"negative zero", "POST", "/v1/jobs", `{"id":"a","nodes":-0,"class":"be"}`, 400, ""},
+		{"negative zero fraction", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","value":-0.0e3}`, 400, ""},
+		{"over the limit", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","name":"` + strings.Repeat("x", maxBody) + `"}`, 413, ""},
 		{"control character", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","user":"a\u0007"}`, 400, "user"},
 		{"zero time limit", "POST", "/v1/jobs", `{"id":"a","nodes":1,"class":"be","time_limit_s":0}`, 400, "time_limit_s"},
 		{"huge body", "POST", "/v1/jobs", `{"id":"a","user":"` + strings.Repeat("x", maxBody) + `"}`, 413, ""},

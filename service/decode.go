@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,23 +51,67 @@ const (
 )
 
 // decodeBody reads one JSON object from r's body into v: unknown fields,
-// wrong types, trailing data and a body over limit bytes are errors that
-// name the field where there is one.
+// wrong types, trailing data, invalid UTF-8 (which the decoder would
+// replace with U+FFFD), a negative zero and a body over limit bytes are
+// errors that name the field where there is one. A body whose
+// Content-Length is over the limit is refused before any of it is read
+// (so a client that sent Expect: 100-continue never sends it).
 func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) *apiError {
-	body := http.MaxBytesReader(w, r.Body, limit)
-	dec := json.NewDecoder(body)
+	if r.ContentLength > limit {
+		w.Header().Set("Connection", "close")
+		return tooLarge(limit)
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return tooLarge(limit)
+		}
+		return badField("", "body: %v", err)
+	}
+	if !utf8.Valid(b) {
+		return badField("", "body: not valid UTF-8")
+	}
+	if at := negativeZero(b); at >= 0 {
+		return badField("", "body: -0 at byte %d: a negative zero is not a value", at)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err, limit)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return tooLarge(limit)
-		}
 		return badField("", "body: more than one JSON value")
 	}
 	return nil
+}
+
+// negativeZero returns the offset of the first number outside the
+// strings of the JSON text b whose sign (not an exponent's) is minus and whose digits before
+// any exponent are all zero (-0, -0.0, -0e5), or -1.
+func negativeZero(b []byte) int {
+	inString, escaped := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && c == '-' && (i == 0 || b[i-1] != 'e' && b[i-1] != 'E'):
+			zero := true
+			j := i + 1
+			for ; j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.'); j++ {
+				zero = zero && (b[j] == '0' || b[j] == '.')
+			}
+			if zero && j > i+1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func tooLarge(limit int64) *apiError {

@@ -29,6 +29,7 @@ func FuzzHandlers(f *testing.F) {
 	cfg := virtualCfg()
 	cfg.Scheduler = "prio"
 	cfg.Interval = time.Hour
+	cfg.Hosts = []string{"planner"}
 	ts := startService(f, "", cfg)
 	h := ts.s.Handler()
 	f.Fuzz(func(t *testing.T, route uint8, id, query string, body []byte) {
@@ -50,6 +51,7 @@ func FuzzHandlers(f *testing.F) {
 		if err != nil {
 			t.Skip("not a request a client can send")
 		}
+		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code >= 500 {

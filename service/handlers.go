@@ -162,6 +162,7 @@ func (s *Service) handleEvent(r *http.Request, w http.ResponseWriter) (int, any,
 		return 0, nil, journalError(err)
 	}
 	if !repeat {
+		s.updateGauges()
 		s.metrics.events.WithLabelValues(spec.Type).Inc()
 		if spec.Type == evCompleted {
 			s.metrics.learnt.Inc()
@@ -349,14 +350,18 @@ func (s *Service) handleHealth(*http.Request, http.ResponseWriter) (int, any, *a
 	return http.StatusOK, statusView{Status: "ok"}, nil
 }
 
-// handleReady: GET /readyz, the service takes work: its state is restored
-// and it is neither stopping nor stopped.
+// handleReady: GET /readyz, the service takes work: its state is restored,
+// it is neither stopping nor stopped, and its log can be written (the
+// file system of --data is writable with room for the log to grow).
 func (s *Service) handleReady(*http.Request, http.ResponseWriter) (int, any, *apiError) {
 	if err := s.failed(); err != nil {
 		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: err.Error()}
 	}
 	if s.stopping.Load() {
 		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "stopping"}
+	}
+	if err := s.writable(); err != nil {
+		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "not ready: " + err.Error()}
 	}
 	return http.StatusOK, statusView{Status: "ready"}, nil
 }

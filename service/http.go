@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"mime"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -82,6 +84,10 @@ func (s *Service) guard(next http.Handler) http.Handler {
 				writeJSON(w, http.StatusInternalServerError, ErrorView{Error: "internal error (logged)"})
 			}
 		}()
+		if aerr := s.sameSite(r); aerr != nil {
+			writeJSON(w, aerr.status, ErrorView{Error: aerr.Error()})
+			return
+		}
 		if !s.authorized(r) {
 			if r.URL.Path == "/" {
 				// A browser asks for the token as the password of Basic
@@ -93,8 +99,51 @@ func (s *Service) guard(next http.Handler) http.Handler {
 			writeJSON(w, http.StatusUnauthorized, ErrorView{Error: "unauthorized: send Authorization: Bearer <token>"})
 			return
 		}
+		if aerr := jsonWrite(r); aerr != nil {
+			writeJSON(w, aerr.status, ErrorView{Error: aerr.Error()})
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// sameSite refuses what a web page of another site can make a browser
+// send: a Host that is neither an IP address, localhost nor a name of
+// Config.Hosts (a DNS name rebound to this address), and a cross-site
+// Origin (a page posting a form or a fetch; "null" for a file:// page).
+func (s *Service) sameSite(r *http.Request) *apiError {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	ok := strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil
+	for _, h := range s.cfg.Hosts {
+		ok = ok || strings.EqualFold(host, h)
+	}
+	if !ok {
+		return &apiError{status: http.StatusMisdirectedRequest,
+			msg: fmt.Sprintf("host %q: not an address of this service; use its IP address, localhost, or a name given to serve --allow-host", clip(r.Host))}
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
+		return &apiError{status: http.StatusForbidden, msg: fmt.Sprintf("origin %q: requests from another site are refused", clip(o))}
+	}
+	return nil
+}
+
+// jsonWrite refuses a write whose body is not declared JSON: a browser
+// sends a form or text/plain across sites without asking, never JSON.
+func jsonWrite(r *http.Request) *apiError {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return &apiError{status: http.StatusUnsupportedMediaType,
+			msg: fmt.Sprintf("Content-Type %q: a write needs Content-Type: application/json", clip(r.Header.Get("Content-Type")))}
+	}
+	return nil
 }
 
 // authorized checks the request's token, "Authorization: Bearer T" or

@@ -21,6 +21,7 @@ type metrics struct {
 	decisions        *prometheus.CounterVec // by action
 	refused          prometheus.Counter
 	pending, running prometheus.Gauge
+	starting         prometheus.Gauge
 	freeNodes        prometheus.Gauge
 	unacked          prometheus.Gauge
 	api              *prometheus.HistogramVec // by route, code
@@ -62,7 +63,9 @@ func newMetrics() *metrics {
 		refused: f.NewCounter(prometheus.CounterOpts{Name: "planner_refused_total",
 			Help: "Starts and preemptions of valid decisions that no longer held when they were enacted."}),
 		pending: f.NewGauge(prometheus.GaugeOpts{Name: "planner_pending_jobs", Help: "Jobs waiting for a start."}),
-		running: f.NewGauge(prometheus.GaugeOpts{Name: "planner_running_jobs", Help: "Jobs holding nodes (started or starting)."}),
+		starting: f.NewGauge(prometheus.GaugeOpts{Name: "planner_starting_jobs",
+			Help: "Jobs whose start was decided and not yet acknowledged by a started event (they hold their nodes)."}),
+		running: f.NewGauge(prometheus.GaugeOpts{Name: "planner_running_jobs", Help: "Jobs whose start was acknowledged, holding nodes."}),
 		freeNodes: f.NewGauge(prometheus.GaugeOpts{Name: "planner_free_nodes",
 			Help: "Idle nodes the planner may use, after the last cycle."}),
 		unacked: f.NewGauge(prometheus.GaugeOpts{Name: "planner_unacknowledged_starts",

@@ -54,6 +54,9 @@ type Config struct {
 	Cluster *workloads.Cluster
 	// Token, when set, is the bearer token every request must carry.
 	Token []byte
+	// Hosts are the host names a request's Host may name besides IP
+	// addresses and localhost (the machine's names).
+	Hosts []string
 	// Interval between cycles.
 	Interval time.Duration
 	// Scheduler is the policy's registry name; Registry the table it
@@ -98,6 +101,8 @@ type Service struct {
 	vclock  *virtualClock // the virtual clock, or nil
 	sched   planner.Scheduler
 	metrics *metrics
+	// statDisk reads the free space of --data (a fake in tests).
+	statDisk func(dir string) (diskSpace, error)
 
 	mu sync.RWMutex // guards st
 	st *state
@@ -236,7 +241,7 @@ func open(cfg Config, db *store) (*Service, error) {
 		return nil, fmt.Errorf("--cluster: %s was created with another cluster (%d nodes in %d partitions); leave --cluster out to use it, and change capacity with PUT /v1/cluster",
 			cfg.DataDir, m.Cluster.TotalNodes(), len(m.Cluster.PartitionNodes))
 	}
-	s := &Service{cfg: cfg, log: cfg.Log, store: db, metrics: newMetrics(),
+	s := &Service{cfg: cfg, log: cfg.Log, store: db, metrics: newMetrics(), statDisk: statDisk,
 		ops: make(chan *op), stopJournal: make(chan struct{}), journalDone: make(chan struct{}),
 		failCh: make(chan struct{}), stopCh: make(chan struct{}), lastSnapshot: cfg.Wall()}
 	s.tl = timeline{epoch: m.Epoch, mode: cfg.Clock, loc: cfg.Location}
@@ -402,16 +407,17 @@ func (s *Service) updateGauges() {
 }
 
 // gauges are the state's numbers the metrics show.
-type gauges struct{ pending, running, free, unacked int }
+type gauges struct{ pending, starting, running, free int }
 
 func (st *state) gauges() gauges {
-	return gauges{pending: len(st.books.Pending()), running: len(st.books.Running()), unacked: st.counts[statusStarting],
+	return gauges{pending: len(st.books.Pending()), starting: st.counts[statusStarting], running: st.counts[statusRunning],
 		free: st.books.FreeNodes()}
 }
 
 func (m *metrics) setGauges(g gauges) {
 	m.pending.Set(float64(g.pending))
+	m.starting.Set(float64(g.starting))
 	m.running.Set(float64(g.running))
 	m.freeNodes.Set(float64(g.free))
-	m.unacked.Set(float64(g.unacked))
+	m.unacked.Set(float64(g.starting))
 }

@@ -32,10 +32,12 @@ func init() {
 
 // child is a `planner serve` process.
 type child struct {
-	cmd  *exec.Cmd
-	url  string
-	done chan error
-	errb *strings.Builder
+	cmd *exec.Cmd
+	url string
+	// token and tokenFile: the token the service generated in --data.
+	token, tokenFile string
+	done             chan error
+	errb             *strings.Builder
 }
 
 // startServe starts `planner serve --listen 127.0.0.1:0 ARGS` and waits
@@ -78,6 +80,16 @@ func startServe(t *testing.T, args ...string) *child {
 			t.Fatalf("planner serve did not start: %q\n%s", l, errb)
 		}
 		c.url, _, _ = strings.Cut(rest, " ")
+		for i, a := range args {
+			if a == "--data" && i+1 < len(args) && !slices.Contains(args, "--no-auth") && !slices.Contains(args, "--token-file") {
+				c.tokenFile = filepath.Join(args[i+1], "token")
+				b, err := os.ReadFile(c.tokenFile)
+				if err != nil {
+					t.Fatalf("planner serve wrote no token: %v", err)
+				}
+				c.token = strings.TrimSpace(string(b))
+			}
+		}
 	case <-time.After(30 * time.Second):
 		t.Fatalf("planner serve did not listen within 30 s\n%s", errb)
 	}
@@ -122,7 +134,7 @@ func TestServeCrashSafety(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	args := []string{"--data", dir, "--interval", "1s", "--scheduler", "prio", "--log-level", "warn"}
 	c := startServe(t, args...)
-	client := service.NewClient(c.url, "")
+	client := service.NewClient(c.url, c.token)
 	ctx, cancel := context.WithCancel(context.Background())
 	var (
 		mu     sync.Mutex
@@ -208,7 +220,7 @@ func TestServeCrashSafety(t *testing.T) {
 	}
 
 	c2 := startServe(t, args...)
-	client2 := service.NewClient(c2.url, "")
+	client2 := service.NewClient(c2.url, c2.token)
 	lost := 0
 	for id, evs := range acked {
 		job, err := client2.Job(context.Background(), id)
@@ -246,7 +258,7 @@ func TestServeSIGTERM(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	args := []string{"--data", dir, "--interval", "1s", "--log-level", "warn"}
 	c := startServe(t, args...)
-	client := service.NewClient(c.url, "")
+	client := service.NewClient(c.url, c.token)
 	job, _, err := client.Submit(context.Background(), service.JobSpec{ID: "x", Nodes: ptrTo(2), Class: "be"})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +268,7 @@ func TestServeSIGTERM(t *testing.T) {
 		t.Fatalf("exit status %d, want 0\n%s", code, c.errb)
 	}
 	c2 := startServe(t, args...)
-	again, err := service.NewClient(c2.url, "").Job(context.Background(), "x")
+	again, err := service.NewClient(c2.url, c2.token).Job(context.Background(), "x")
 	if err != nil || again.Submitted != job.Submitted || !reflect.DeepEqual(again.Prediction, job.Prediction) {
 		t.Errorf("after the restart: %+v, %v; before %+v", again, err, job)
 	}
@@ -266,14 +278,32 @@ func TestServeFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short")
 	os.WriteFile(short, []byte("abc\n"), 0o600)
+	token := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, mode)
+		return p
+	}
+	empty := token("empty", " \n", 0o600)
+	control := token("control", "abcdefgh\x01ijklmnopq\n", 0o600)
+	huge := token("huge", strings.Repeat("a", 5000), 0o600)
+	open := token("open", "abcdefghijklmnopq\n", 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string
 	}{
 		{"no data", []string{}, "--data: required"},
-		{"open address without a token", []string{"--data", dir, "--listen", "0.0.0.0:7070"}, "--listen: 0.0.0.0:7070 is not a loopback address"},
 		{"short token", []string{"--data", dir, "--token-file", short}, "the token has 3 characters"},
+		{"empty token", []string{"--data", dir, "--token-file", empty}, "is empty"},
+		{"token with a control character", []string{"--data", dir, "--token-file", control}, "control or non-ASCII character"},
+		{"token over 4 KiB", []string{"--data", dir, "--token-file", huge}, "longer than 4096 bytes"},
+		{"token readable by others", []string{"--data", dir, "--token-file", open}, "is readable by others (mode 0644)"},
+		{"interval 0", []string{"--data", dir, "--interval", "0s"}, "--interval: must be > 0, got 0s"},
+		{"no auth on an open address", []string{"--data", dir, "--no-auth", "--listen", "0.0.0.0:7070"}, "--listen: 0.0.0.0:7070 is not a loopback address"},
+		{"no auth with a token", []string{"--data", dir, "--no-auth", "--token-file", open}, "--no-auth: a service with --token-file has a token"},
 		{"bad clock", []string{"--data", dir, "--clock", "lunar"}, `--clock: unknown clock "lunar"`},
 		{"timeout above interval", []string{"--data", dir, "--interval", "2s", "--solver-timeout", "3s"}, "--solver-timeout: 3s is not shorter than --interval 2s"},
 		{"true runtimes", []string{"--data", dir, "--scheduler", "pointperfest"}, "plans with the true runtimes"},
@@ -284,5 +314,99 @@ func TestServeFlagErrors(t *testing.T) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestServeCheck: --check passes a sound database and refuses a damaged
+// one with a line naming the file and the record; --recover-to copies
+// the records before the damage into a directory that then serves.
+func TestServeCheck(t *testing.T) {
+	dir := t.TempDir()
+	c := startServe(t, "--data", dir, "--interval", "1s", "--clock", "virtual", "--log-level", "warn")
+	client := service.NewClient(c.url, c.token)
+	ctx := context.Background()
+	for i := range 50 {
+		if _, _, err := client.Submit(ctx, service.JobSpec{ID: fmt.Sprintf("j%d", i), User: "u", Nodes: ptrTo(1), Class: "be"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	if code := c.wait(t); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, c.errb)
+	}
+	out, _, err := runCLI(t, "serve", "--check", "--data", dir)
+	if err != nil || !strings.Contains(out, "is sound") || !strings.Contains(out, "50 records, 50 jobs") {
+		t.Fatalf("--check of a sound database: %q, %v", out, err)
+	}
+	path := filepath.Join(dir, "planner.db")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.LastIndex(string(b), `"id":"j30"`)
+	if i < 0 {
+		t.Fatal("job j30 not in the database")
+	}
+	b[i+7] ^= 1
+	os.WriteFile(path, b, 0o600)
+	_, _, err = runCLI(t, "serve", "--check", "--data", dir)
+	if err == nil || !strings.Contains(err.Error(), path+": log record 31: the database is damaged") || exitCode(err) != 1 {
+		t.Fatalf("--check of a damaged database: %v (exit %d)", err, exitCode(err))
+	}
+	to := filepath.Join(t.TempDir(), "recovered")
+	out, _, err = runCLI(t, "serve", "--data", dir, "--recover-to", to)
+	if err != nil || !strings.Contains(out, "copied 30 records") || !strings.Contains(out, "records 31 to 50 are lost") {
+		t.Fatalf("--recover-to: %q, %v", out, err)
+	}
+	out, _, err = runCLI(t, "serve", "--check", "--data", to)
+	if err != nil || !strings.Contains(out, "30 records, 30 jobs") {
+		t.Fatalf("--check of the recovered database: %q, %v", out, err)
+	}
+}
+
+// TestLogFileMode: --log-file is created readable by its owner only.
+func TestLogFileMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "planner.log")
+	l := logFlags{level: "info", file: path}
+	_, closeLog, err := l.open(os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeLog()
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("--log-file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+}
+
+// TestServeDefaultToken: without --token-file the first start generates
+// a token into --data (0600) and prints it; a request without it gets
+// 401; the next start uses the same token and does not print it; with
+// --no-auth the API is open.
+func TestServeDefaultToken(t *testing.T) {
+	dir := t.TempDir()
+	c := startServe(t, "--data", dir, "--interval", "1s", "--clock", "virtual", "--log-level", "warn")
+	fi, err := os.Stat(c.tokenFile)
+	if err != nil || fi.Mode().Perm() != 0o600 || len(c.token) != 64 {
+		t.Fatalf("token file %v, %v, token %q: want 0600 and 64 hex digits", fi.Mode(), err, c.token)
+	}
+	ctx := context.Background()
+	if _, err := service.NewClient(c.url, "").Info(ctx); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a request without the token: %v, want 401", err)
+	}
+	if _, err := service.NewClient(c.url, c.token).Info(ctx); err != nil {
+		t.Errorf("a request with the token: %v", err)
+	}
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	c.wait(t)
+	c2 := startServe(t, "--data", dir, "--interval", "1s", "--clock", "virtual", "--log-level", "warn")
+	if c2.token != c.token {
+		t.Errorf("the second start changed the token")
+	}
+	c2.cmd.Process.Signal(syscall.SIGTERM)
+	c2.wait(t)
+	c3 := startServe(t, "--data", t.TempDir(), "--no-auth", "--interval", "1s", "--clock", "virtual", "--log-level", "warn")
+	if _, err := service.NewClient(c3.url, "").Info(ctx); err != nil {
+		t.Errorf("--no-auth: %v", err)
 	}
 }

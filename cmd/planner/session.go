@@ -91,8 +91,8 @@ func (l *logFlags) validate() error {
 
 // open returns the logger the flags ask for and a function that closes
 // its file: JSON lines into --log-file, or text on stderr. The file is
-// created (or truncated) here, so that a path that cannot be written
-// fails before any work.
+// created (or truncated) here, readable by its owner only, so that a
+// path that cannot be written fails before any work.
 func (l *logFlags) open(stderr io.Writer) (zerolog.Logger, func() error, error) {
 	lvl, err := zerolog.ParseLevel(l.level)
 	if err != nil {
@@ -102,7 +102,7 @@ func (l *logFlags) open(stderr io.Writer) (zerolog.Logger, func() error, error) 
 		w := zerolog.ConsoleWriter{Out: stderr, NoColor: !isTerminal(stderr), TimeFormat: time.TimeOnly}
 		return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), func() error { return nil }, nil
 	}
-	f, err := os.Create(l.file)
+	f, err := os.OpenFile(l.file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return zerolog.Nop(), nil, fmt.Errorf("--log-file: %w", err)
 	}

@@ -60,7 +60,7 @@ func TestSlurmBridgeCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runContext(ctx, []string{"slurm-bridge", "--planner", svc.url, "--slurm-conf", cl.Conf, "--poll", "250ms", "--log-level", "warn"}, &out, &errb)
+		done <- runContext(ctx, []string{"slurm-bridge", "--planner", svc.url, "--token-file", svc.tokenFile, "--slurm-conf", cl.Conf, "--poll", "250ms", "--log-level", "warn"}, &out, &errb)
 	}()
 	stopped := false
 	stop := func() error {
@@ -74,7 +74,7 @@ func TestSlurmBridgeCommand(t *testing.T) {
 	t.Cleanup(func() { stop() })
 
 	id := cl.Submit(t, "--hold", "--nodes", "2", "--time", "1", "--job-name", "hello", "--comment", "deadline=+2m value=5", "--wrap", "sleep 1")
-	client := service.NewClient(svc.url, "")
+	client := service.NewClient(svc.url, svc.token)
 	key := "slurm-" + strconv.FormatInt(id, 10)
 	deadline := time.Now().Add(90 * time.Second)
 	var v *service.JobView
