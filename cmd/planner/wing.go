@@ -13,17 +13,19 @@ import (
 	"github.com/plannerhq/planner/workloads/datalake"
 )
 
-const wingUsage = `Usage: planner wing profile [flags]
+const wingUsage = `Usage: planner wing profile|simulate [flags]
 
   profile   profile a data lake's provenance log with Wing: the §2.3 statistics,
             the inferred dependencies against the truth, Fig. 6's convergence
+  simulate  play the lake's week 3 under each data-lake scheduler (§6, §7):
+            value attained, jobs failed, priority inversions
 
-Run 'planner wing profile --help' for its flags.
+Run 'planner wing profile --help' or 'planner wing simulate --help' for flags.
 `
 
 const wingExample = "planner wing profile --workload datalake --seed 2 --format json"
 
-// runWing is `planner wing`: its one subcommand is profile.
+// runWing is `planner wing`: its subcommands are profile and simulate.
 func runWing(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) > 0 && isHelp(args[0]):
@@ -31,8 +33,10 @@ func runWing(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case len(args) > 0 && args[0] == "profile":
 		return runWingProfile(args[1:], stdout)
+	case len(args) > 0 && args[0] == "simulate":
+		return runWingSimulate(args[1:], stdout)
 	}
-	return usageError{errors.New("wing: the only subcommand is 'wing profile'")}
+	return usageError{errors.New("wing: the subcommands are 'wing profile' and 'wing simulate'")}
 }
 
 // runWingProfile generates the lake, profiles its log (which is all the
