@@ -98,13 +98,13 @@ type lakeSim struct {
 	end     []float64
 	// polls[i] counts job i's in-window polling inputs not yet written;
 	// pollAt[i] is the latest time one of them was written.
-	polls    []int
-	pollAt   []float64
-	pollers  [][]int // per writer, its in-window polling readers
-	idx      map[int]int
-	events   lakeHeap
-	seq      int
-	res      LakeResult
+	polls   []int
+	pollAt  []float64
+	pollers [][]int // per writer, its in-window polling readers
+	idx     map[int]int
+	events  lakeHeap
+	seq     int
+	res     LakeResult
 }
 
 // Priority ranks job i (an index into the window's jobs) at time now:
