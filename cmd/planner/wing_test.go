@@ -59,8 +59,8 @@ func TestWingBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"wing"}, "wing: the only subcommand is 'wing profile'"},
-		{[]string{"wing", "prof"}, "wing: the only subcommand is 'wing profile'"},
+		{[]string{"wing"}, "wing: the subcommands are 'wing profile' and 'wing simulate'"},
+		{[]string{"wing", "prof"}, "wing: the subcommands are 'wing profile' and 'wing simulate'"},
 		{[]string{"wing", "profile", "--workload", "google"}, `--workload: unknown workload "google" (wing profile reads datalake)`},
 		{[]string{"wing", "profile", "--format", "csv"}, `--format: want table or json, got "csv"`},
 		{[]string{"wing", "profile", "--scale", "0.1"}, "--scale: must be in [0.25, 8], got 0.1"},
