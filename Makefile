@@ -97,7 +97,7 @@ experiments: build
 	$(MAKE) --no-print-directory traces-experiments
 
 # The public traces, copied into traces/ of the checkout (git-ignored) from
-# TRACES, a directory that holds them as README.md ("Real traces")
+# TRACES, a directory that holds them as docs/user-guide.md ("Real traces")
 # describes: the three cleaned SWF logs of the Parallel Workloads Archive
 # and the Google cluster-data 2011 sample (job_events parts 0-8,
 # task_events parts 1-8). Without TRACES, ../shared/traces when it exists;
@@ -107,7 +107,7 @@ SWF_LOGS    := KTH-SP2-1996-2.1-cln LANL-CM5-1994-4.1-cln LLNL-Thunder-2007-1.1-
 TRACE_FILES := $(addsuffix .swf.gz,$(SWF_LOGS)) \
   $(foreach i,0 1 2 3 4 5 6 7 8,google-2011/job_events/part-0000$(i)-of-00500.csv.gz) \
   $(foreach i,1 2 3 4 5 6 7 8,google-2011/task_events/part-0000$(i)-of-00500.csv.gz)
-TRACES_HELP := download the SWF logs from https://www.cs.huji.ac.il/labs/parallel/workload/ and clusterdata-2011-2 from https://github.com/google/cluster-data (README.md, 'Real traces')
+TRACES_HELP := download the SWF logs from https://www.cs.huji.ac.il/labs/parallel/workload/ and clusterdata-2011-2 from https://github.com/google/cluster-data (docs/user-guide.md, 'Real traces')
 traces:
 	@src="$(TRACES)"; \
 	if [ -z "$$src" ] && [ -d ../shared/traces ]; then src=../shared/traces; fi; \

@@ -14,7 +14,7 @@ import (
 )
 
 // Metrics are the measurements of one run, with the names and definitions
-// of DESIGN.md ("Metrics") and README.md ("Metrics"). A metric that is
+// of DESIGN.md ("Metrics") and docs/user-guide.md ("Metrics"). A metric that is
 // undefined for the run (no SLO jobs, no completed best-effort job, no
 // solve) is NaN, written as null in JSON and "-" in tables.
 type Metrics struct {

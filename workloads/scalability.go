@@ -68,7 +68,7 @@ type taskBin struct {
 }
 
 // googleTasks is the number of tasks per job in the Google 2011 trace
-// sample of README "Real traces" (the distinct task indices submitted in
+// sample of docs/user-guide.md "Real traces" (the distinct task indices submitted in
 // task_events parts 1–8: 9,518 jobs, mean 27.1 tasks, median 1, p90 16,
 // p99 489, at most 16,848), in power-of-two bins. Within a bin the size
 // is log-uniform (tasksOf).

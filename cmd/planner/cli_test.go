@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// exampleWorkload is the workload file README.md shows, from this
+// exampleWorkload is the workload file docs/user-guide.md shows, from this
 // package's directory.
 var exampleWorkload = filepath.Join("..", "..", "workloads", "testdata", "example.jsonl")
 

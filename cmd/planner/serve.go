@@ -45,7 +45,7 @@ const serveUsage = `Usage: planner serve --data DIR [flags]
 Runs the planning cycle as a service in front of a cluster manager: every
 --interval it plans the pending jobs with --scheduler (the simulator's
 policies) and publishes the starts and preemptions to enact. Clients use
-the HTTP/JSON API (README "Run it as a service"): POST /v1/jobs,
+the HTTP/JSON API (docs/service.md "Run it as a service"): POST /v1/jobs,
 POST /v1/jobs/{id}/events, GET /v1/decisions, GET /v1/plan,
 PUT /v1/cluster, GET /metrics, GET /healthz, GET /readyz, and the
 operator page at /. Everything it accepts is written to its database

@@ -28,7 +28,7 @@ type slurmBridgeFlags struct {
 
 const slurmBridgeUsage = `Usage: planner slurm-bridge [--planner URL] [flags]
 
-Puts a running planner serve in front of a Slurm cluster (README "Run it
+Puts a running planner serve in front of a Slurm cluster (docs/service.md "Run it
 in front of Slurm"). Users submit their jobs to Slurm held (sbatch
 --hold); the bridge submits each to the planner with its user, name,
 partition, node count and time limit, and its deadline, value and
