@@ -33,8 +33,19 @@ deps-build:
 	$(call install-missing,$(BUILD_PKGS))
 	@$(GO) mod download
 
+# The Slurm and munge packages start and enable their daemons when
+# installed; a policy-rc.d that refuses every start (Debian's
+# invoke-rc.d contract, exit 101) keeps them from starting, and the units
+# are disabled after, so no target leaves a daemon running or enabled.
+# The Slurm tests start their own on loopback and stop it.
 deps: deps-build
+	@if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	  printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null && \
+	  $(SUDO) chmod 755 /usr/sbin/policy-rc.d && touch .policy-rc.d.ours; fi
 	$(call install-missing,$(TEST_PKGS))
+	@if [ -e .policy-rc.d.ours ]; then $(SUDO) rm -f /usr/sbin/policy-rc.d .policy-rc.d.ours; fi
+	@if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then \
+	  $(SUDO) systemctl disable --now slurmctld slurmd munge >/dev/null 2>&1 || true; fi
 
 build: deps-build
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/planner
