@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -73,9 +75,9 @@ Usage:
   planner slurm-bridge --planner URL
                                 put a planner serve in front of a Slurm cluster
 
-Run 'planner COMMAND --help' (or -h) for a command's flags; 'planner help'
-prints this text. After a command, 'help' is read as an argument, not as a
-request for help.
+Run 'planner help COMMAND' or 'planner COMMAND --help' (or -h) for a
+command's flags; 'planner help' prints this text. After a command, 'help'
+is read as an argument, not as a request for help.
 `
 
 // groupUsage is the usage of each command group (and of version), printed
@@ -113,6 +115,25 @@ Prints the version and every solver backend compiled in, with its C library.
 // does not: no command takes it as a request for help, and to workload
 // stats it is a file name.
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" }
+
+// runHelp prints the help of the command args names ('planner help
+// workload import' is 'planner workload import --help'): a command that
+// is not one, or arguments after it, are a usage error.
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return usageError{fmt.Errorf("help: unexpected flag %q (planner help COMMAND [SUBCOMMAND])", a)}
+		}
+	}
+	if _, ok := groupUsage[args[0]]; !ok && !slices.Contains(commandNames, args[0]) {
+		fmt.Fprint(stderr, usage)
+		return usageError{fmt.Errorf("help: unknown command %q", args[0])}
+	}
+	return runContext(ctx, append(slices.Clone(args), "--help"), stdout, stderr)
+}
+
+// commandNames are the commands that are not groups.
+var commandNames = []string{"simulate", "sweep", "serve", "replay", "slurm-bridge", "wing"}
 
 // run executes one command line that nothing interrupts.
 func run(args []string, stdout, stderr io.Writer) error {
@@ -165,6 +186,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case "wing":
 		return runWing(rest, stdout, stderr)
 	case "help", "-h", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			return runHelp(ctx, rest, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:

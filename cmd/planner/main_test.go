@@ -237,6 +237,35 @@ func TestHelpToStdout(t *testing.T) {
 	}
 }
 
+// TestHelpCommand: 'planner help CMD [SUB]' prints what 'planner CMD [SUB]
+// --help' prints; an unknown command or a flag is a usage error.
+func TestHelpCommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate"}, {"sweep"}, {"serve"}, {"replay"}, {"slurm-bridge"},
+		{"workload"}, {"workload", "import"}, {"bench", "cycle"}, {"predict", "eval"}, {"version"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			got, _, err := runCLI(t, append([]string{"help"}, args...)...)
+			if err != nil && exitCode(err) != 0 {
+				t.Fatalf("exit status %d: %v", exitCode(err), err)
+			}
+			want, _, err := runCLI(t, append(slices.Clone(args), "--help")...)
+			if code := exitCode(err); err != nil && code != 0 {
+				t.Fatalf("exit status %d: %v", code, err)
+			}
+			if got != want || !strings.Contains(got, "Usage") {
+				t.Errorf("planner help %s printed\n%s\nwant\n%s", strings.Join(args, " "), got, want)
+			}
+		})
+	}
+	for _, args := range [][]string{{"bogus"}, {"simulate", "--schedulers"}} {
+		_, _, err := runCLI(t, append([]string{"help"}, args...)...)
+		if code := exitCode(err); code != 2 {
+			t.Errorf("planner help %v: exit status %d (%v), want 2", args, code, err)
+		}
+	}
+}
+
 // TestHelpAfterACommand: 'help' after a command or command group is not a
 // request for help, on any of them: it is an argument the command does not
 // take (exit status 2).
