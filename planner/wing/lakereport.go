@@ -30,6 +30,8 @@ type LakeMean struct {
 	JobsFailed         float64 `json:"jobs_failed"`
 	JobsFailedShare    float64 `json:"jobs_failed_share"`
 	PriorityInversions float64 `json:"priority_inversions"`
+	// JobsCompletedShare is the share of the window's jobs completed.
+	JobsCompletedShare float64 `json:"jobs_completed_share"`
 }
 
 // LakeSweep is a capacity sweep: every run and the means over seeds, in
@@ -53,10 +55,12 @@ func NewLakeSweep(runs []LakeRun, capacities []float64, schedulers []string) *La
 					m.JobsFailed += float64(r.JobsFailed)
 					m.JobsFailedShare += r.JobsFailedShare
 					m.PriorityInversions += float64(r.PriorityInversions)
+					m.JobsCompletedShare += float64(r.JobsCompleted) / float64(max(1, r.Jobs))
 				}
 			}
 			if k := float64(m.Seeds); k > 0 {
 				m.ValueAttained, m.JobsFailed, m.JobsFailedShare, m.PriorityInversions = m.ValueAttained/k, m.JobsFailed/k, m.JobsFailedShare/k, m.PriorityInversions/k
+				m.JobsCompletedShare /= k
 			}
 			sw.Means = append(sw.Means, m)
 		}
@@ -67,10 +71,10 @@ func NewLakeSweep(runs []LakeRun, capacities []float64, schedulers []string) *La
 // WriteCSV writes the means, one row per (capacity, scheduler).
 func (sw *LakeSweep) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"queues", "capacity_pct", "scheduler", "seeds", "value_attained", "jobs_failed", "jobs_failed_share", "priority_inversions"})
+	cw.Write([]string{"queues", "capacity_pct", "scheduler", "seeds", "value_attained", "jobs_failed", "jobs_failed_share", "priority_inversions", "jobs_completed_share"})
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, m := range sw.Means {
-		cw.Write([]string{m.Queues, f(m.Capacity), m.Scheduler, strconv.Itoa(m.Seeds), f(m.ValueAttained), f(m.JobsFailed), f(m.JobsFailedShare), f(m.PriorityInversions)})
+		cw.Write([]string{m.Queues, f(m.Capacity), m.Scheduler, strconv.Itoa(m.Seeds), f(m.ValueAttained), f(m.JobsFailed), f(m.JobsFailedShare), f(m.PriorityInversions), f(m.JobsCompletedShare)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -78,11 +82,11 @@ func (sw *LakeSweep) WriteCSV(w io.Writer) error {
 
 // WriteTable writes the means as an aligned text table.
 func (sw *LakeSweep) WriteTable(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "%-13s %12s %-19s %5s %14s %11s %17s %19s\n", "queues", "capacity_pct", "scheduler", "seeds", "value_attained", "jobs_failed", "jobs_failed_share", "priority_inversions"); err != nil {
+	if _, err := fmt.Fprintf(w, "%-13s %12s %-19s %5s %14s %11s %17s %19s %20s\n", "queues", "capacity_pct", "scheduler", "seeds", "value_attained", "jobs_failed", "jobs_failed_share", "priority_inversions", "jobs_completed_share"); err != nil {
 		return err
 	}
 	for _, m := range sw.Means {
-		if _, err := fmt.Fprintf(w, "%-13s %12g %-19s %5d %14.4f %11.1f %17.4f %19.1f\n", m.Queues, m.Capacity, m.Scheduler, m.Seeds, m.ValueAttained, m.JobsFailed, m.JobsFailedShare, m.PriorityInversions); err != nil {
+		if _, err := fmt.Fprintf(w, "%-13s %12g %-19s %5d %14.4f %11.1f %17.4f %19.1f %20.4f\n", m.Queues, m.Capacity, m.Scheduler, m.Seeds, m.ValueAttained, m.JobsFailed, m.JobsFailedShare, m.PriorityInversions, m.JobsCompletedShare); err != nil {
 			return err
 		}
 	}
