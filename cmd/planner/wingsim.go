@@ -5,35 +5,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
+	"github.com/plannerhq/planner/experiments"
 	"github.com/plannerhq/planner/planner/wing"
 	"github.com/plannerhq/planner/workloads/datalake"
 )
 
 const wingSimExample = "planner wing simulate --capacity 20,40,60 --queues hierarchical --seeds 1,2,3"
-
-// wingSimRun is one (capacity, seed) run of one scheduler in the report.
-type wingSimRun struct {
-	Seed uint64 `json:"seed"`
-	wing.LakeResult
-}
-
-// wingSimMean is the mean over seeds of one (capacity, scheduler).
-type wingSimMean struct {
-	Scheduler          string  `json:"scheduler"`
-	Capacity           float64 `json:"capacity_pct"`
-	Queues             string  `json:"queues"`
-	Seeds              int     `json:"seeds"`
-	ValueAttained      float64 `json:"value_attained"`
-	JobsFailed         float64 `json:"jobs_failed"`
-	JobsFailedShare    float64 `json:"jobs_failed_share"`
-	PriorityInversions float64 `json:"priority_inversions"`
-}
 
 // runWingSimulate is `planner wing simulate`: each scheduler on each
 // seed's lake window at each capacity, and the means over seeds.
@@ -41,7 +25,7 @@ func runWingSimulate(args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("wing simulate", pflag.ContinueOnError)
 	fs.SetOutput(stdout)
 	params := datalake.DefaultParams()
-	var seeds, caps, scheds, queues, format string
+	var seeds, caps, scheds, queues, format, out string
 	var names []string
 	for _, p := range wing.LakePolicies {
 		names = append(names, p.Name)
@@ -52,6 +36,7 @@ func runWingSimulate(args []string, stdout io.Writer) error {
 	fs.StringVar(&queues, "queues", "hierarchical", "queues: hierarchical (one per organisation) or global")
 	fs.StringVar(&scheds, "schedulers", strings.Join(names, ","), "data-lake schedulers, comma-separated")
 	fs.StringVar(&format, "format", "table", "output: table or json")
+	fs.StringVar(&out, "out", "", "also write sweep.json, sweep.csv and the plots value.svg and failed.svg (Figs. 10, 12) into this directory")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: planner wing simulate [flags]\n\nGenerates each seed's data lake, profiles weeks 1–2 and plays week 3 under\n§6's semantics (hard inputs missing at submission fail the job and its\ndependents, polling jobs wait for their inputs, a job attains the downloads\nmade after it completes) with gang scheduling in the queues, for each\nscheduler and capacity.\n\nFlags:")
 		fs.PrintDefaults()
@@ -92,7 +77,7 @@ func runWingSimulate(args []string, stdout io.Writer) error {
 			return usageError{fmt.Errorf("--schedulers: %v", err)}
 		}
 	}
-	var runs []wingSimRun
+	var runs []wing.LakeRun
 	for _, seed := range seedList {
 		params.Seed = seed
 		lake, err := datalake.Generate(params)
@@ -109,40 +94,47 @@ func runWingSimulate(args []string, stdout io.Writer) error {
 				return err
 			}
 			for _, r := range rs {
-				runs = append(runs, wingSimRun{Seed: seed, LakeResult: r})
+				runs = append(runs, wing.LakeRun{Seed: seed, LakeResult: r})
 			}
 		}
 	}
-	var means []wingSimMean
-	for _, c := range capList {
-		for _, n := range schedList {
-			m := wingSimMean{Scheduler: n, Capacity: c, Queues: mode.String()}
-			for _, r := range runs {
-				if r.Capacity == c && r.Scheduler == n {
-					m.Seeds++
-					m.ValueAttained += r.ValueAttained
-					m.JobsFailed += float64(r.JobsFailed)
-					m.JobsFailedShare += r.JobsFailedShare
-					m.PriorityInversions += float64(r.PriorityInversions)
-				}
-			}
-			k := float64(m.Seeds)
-			m.ValueAttained, m.JobsFailed, m.JobsFailedShare, m.PriorityInversions = m.ValueAttained/k, m.JobsFailed/k, m.JobsFailedShare/k, m.PriorityInversions/k
-			means = append(means, m)
+	sw := wing.NewLakeSweep(runs, capList, schedList)
+	if out != "" {
+		if err := writeWingSweep(out, sw); err != nil {
+			return err
 		}
 	}
 	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Runs  []wingSimRun  `json:"runs"`
-			Means []wingSimMean `json:"means"`
-		}{runs, means})
+		return enc.Encode(sw)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "queues\tcapacity_pct\tscheduler\tseeds\tvalue_attained\tjobs_failed\tjobs_failed_share\tpriority_inversions\n")
-	for _, m := range means {
-		fmt.Fprintf(tw, "%s\t%g\t%s\t%d\t%.4f\t%.1f\t%.4f\t%.1f\n", m.Queues, m.Capacity, m.Scheduler, m.Seeds, m.ValueAttained, m.JobsFailed, m.JobsFailedShare, m.PriorityInversions)
+	return sw.WriteTable(stdout)
+}
+
+// writeWingSweep writes the sweep into dir: sweep.json (every run and the
+// means), sweep.csv (the means) and the plots value.svg and failed.svg.
+func writeWingSweep(dir string, sw *wing.LakeSweep) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
 	}
-	return tw.Flush()
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"sweep.json", func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(sw)
+		}},
+		{"sweep.csv", sw.WriteCSV},
+		{"value.svg", func(w io.Writer) error { return sw.WritePlot(w, "value_attained") }},
+		{"failed.svg", func(w io.Writer) error { return sw.WritePlot(w, "jobs_failed_share") }},
+	}
+	for _, f := range files {
+		if err := experiments.WriteFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,5 +69,19 @@ func TestWingSimulateBadFlags(t *testing.T) {
 				t.Errorf("got %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestWingSimulateOut: --out writes the sweep's files.
+func TestWingSimulateOut(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "wing", "simulate", "--scale", "0.25", "--capacity", "100,40", "--schedulers", "prio-user,wing-agg", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"sweep.json", "sweep.csv", "value.svg", "failed.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || len(b) == 0 {
+			t.Errorf("%s: %v, %d bytes", f, err, len(b))
+		}
 	}
 }
