@@ -101,3 +101,29 @@ func TestLakePoliciesNominal(t *testing.T) {
 		t.Error("unknown policy accepted")
 	}
 }
+
+// TestLakeFig12Direction: on a half-size lake at 20 % capacity with one
+// global queue, Wing-Agg attains more value than Wing-Direct, which
+// attains more than the user priorities (Fig. 12's order), and fails
+// fewer jobs than prio-user.
+func TestLakeFig12Direction(t *testing.T) {
+	l, err := datalake.Generate(datalake.Params{Seed: 1, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(l.Log(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := RunLake(l, p, datalake.Global, 20, []string{PrioUser, Direct, Agg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prio, direct, agg := rs[0], rs[1], rs[2]
+	if !(agg.ValueAttained > direct.ValueAttained && direct.ValueAttained > prio.ValueAttained) {
+		t.Errorf("value attained prio-user %.4f, wing-direct %.4f, wing-agg %.4f", prio.ValueAttained, direct.ValueAttained, agg.ValueAttained)
+	}
+	if agg.JobsFailed >= prio.JobsFailed {
+		t.Errorf("wing-agg fails %d jobs, prio-user %d", agg.JobsFailed, prio.JobsFailed)
+	}
+}
