@@ -28,7 +28,7 @@ func tinyWindow(bSubmit float64) ([]workloads.Job, *datalake.Truth, datalake.Lay
 }
 
 func TestSimulateLakeSemantics(t *testing.T) {
-	fifo := Priority{Static: true, Rank: func(int, float64) float64 { return 0 }}
+	fifo := Priority{Rank: func(int, float64) float64 { return 0 }}
 	tests := []struct {
 		name      string
 		bSubmit   float64
@@ -70,7 +70,7 @@ func TestSimulateLakeInversion(t *testing.T) {
 	jobs, tr, lay := tinyWindow(50)
 	jobs = append([]workloads.Job{{ID: 9, Submit: 0, Nodes: 1, Runtime: 1000}}, jobs...)
 	tr.Jobs = append([]datalake.JobTruth{{ID: 9, Org: "o"}}, tr.Jobs...)
-	byPrio := Priority{Static: true, Rank: func(i int, _ float64) float64 { return float64(i) }}
+	byPrio := Priority{Rank: func(i int, _ float64) float64 { return float64(i) }}
 	r, err := SimulateLake(jobs, tr, lay, byPrio)
 	if err != nil {
 		t.Fatal(err)
