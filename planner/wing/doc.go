@@ -4,4 +4,10 @@
 // predictor of §3, every job's aggregate value by Algorithm 1 with Owl's
 // aggregation functions, the templates' and users' value efficiencies
 // and the value functions Wing's schedulers rank jobs by.
+//
+// It also holds the data-lake schedulers of §6.2 (LakePolicies:
+// prio-user, wing-direct, wing-agg, wing-mil and their oracles) and the
+// window simulator they are judged on (SimulateLake): week 3 of a lake
+// under §6's semantics with gang admission in hierarchical or global
+// queues, reporting value attained, jobs failed and priority inversions.
 package wing

@@ -108,10 +108,9 @@ type lakeSim struct {
 }
 
 // Priority ranks job i (an index into the window's jobs) at time now:
-// higher first. Static reports that it never depends on now.
+// higher first.
 type Priority struct {
-	Rank   func(i int, now float64) float64
-	Static bool
+	Rank func(i int, now float64) float64
 }
 
 // SimulateLake runs the window (jobs and tr from a datalake.Lake's

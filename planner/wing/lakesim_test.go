@@ -28,7 +28,7 @@ func tinyWindow(bSubmit float64) ([]workloads.Job, *datalake.Truth, datalake.Lay
 }
 
 func TestSimulateLakeSemantics(t *testing.T) {
-	fifo := Priority{Static: true, Rank: func(int, float64) float64 { return 0 }}
+	fifo := Priority{Rank: func(int, float64) float64 { return 0 }}
 	tests := []struct {
 		name      string
 		bSubmit   float64
@@ -70,7 +70,7 @@ func TestSimulateLakeInversion(t *testing.T) {
 	jobs, tr, lay := tinyWindow(50)
 	jobs = append([]workloads.Job{{ID: 9, Submit: 0, Nodes: 1, Runtime: 1000}}, jobs...)
 	tr.Jobs = append([]datalake.JobTruth{{ID: 9, Org: "o"}}, tr.Jobs...)
-	byPrio := Priority{Static: true, Rank: func(i int, _ float64) float64 { return float64(i) }}
+	byPrio := Priority{Rank: func(i int, _ float64) float64 { return float64(i) }}
 	r, err := SimulateLake(jobs, tr, lay, byPrio)
 	if err != nil {
 		t.Fatal(err)
@@ -99,5 +99,31 @@ func TestLakePoliciesNominal(t *testing.T) {
 	}
 	if err := CheckLakePolicy("nope"); err == nil {
 		t.Error("unknown policy accepted")
+	}
+}
+
+// TestLakeFig12Direction: on a half-size lake at 20 % capacity with one
+// global queue, Wing-Agg attains more value than Wing-Direct, which
+// attains more than the user priorities (Fig. 12's order), and fails
+// fewer jobs than prio-user.
+func TestLakeFig12Direction(t *testing.T) {
+	l, err := datalake.Generate(datalake.Params{Seed: 1, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(l.Log(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := RunLake(l, p, datalake.Global, 20, []string{PrioUser, Direct, Agg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prio, direct, agg := rs[0], rs[1], rs[2]
+	if !(agg.ValueAttained > direct.ValueAttained && direct.ValueAttained > prio.ValueAttained) {
+		t.Errorf("value attained prio-user %.4f, wing-direct %.4f, wing-agg %.4f", prio.ValueAttained, direct.ValueAttained, agg.ValueAttained)
+	}
+	if agg.JobsFailed >= prio.JobsFailed {
+		t.Errorf("wing-agg fails %d jobs, prio-user %d", agg.JobsFailed, prio.JobsFailed)
 	}
 }

@@ -96,22 +96,22 @@ type LakePolicy struct {
 // LakePolicies is the table of data-lake schedulers, one row each.
 var LakePolicies = []LakePolicy{
 	{PrioUser, "user priority within a queue (the Cosmos default)", func(e *LakeEnv) Priority {
-		return Priority{Static: true, Rank: func(i int, _ float64) float64 { return e.Jobs[i].Value }}
+		return Priority{Rank: func(i int, _ float64) float64 { return e.Jobs[i].Value }}
 	}},
 	{Direct, "predicted job-local value efficiency", func(e *LakeEnv) Priority {
-		return Priority{Static: true, Rank: func(i int, _ float64) float64 { return e.est[i].DirectEfficiency }}
+		return Priority{Rank: func(i int, _ float64) float64 { return e.est[i].DirectEfficiency }}
 	}},
 	{Agg, "predicted aggregate value efficiency", func(e *LakeEnv) Priority {
-		return Priority{Static: true, Rank: func(i int, _ float64) float64 { return e.est[i].Efficiency }}
+		return Priority{Rank: func(i int, _ float64) float64 { return e.est[i].Efficiency }}
 	}},
 	{MIL, "Millennium on Wing's predicted value functions", newMIL},
 	{Direct + OracleSuffix, "true job-local value efficiency", func(e *LakeEnv) Priority {
 		e.oracleValues()
-		return Priority{Static: true, Rank: func(i int, _ float64) float64 { return e.oracle[i].DirectEfficiency }}
+		return Priority{Rank: func(i int, _ float64) float64 { return e.oracle[i].DirectEfficiency }}
 	}},
 	{Agg + OracleSuffix, "true aggregate value efficiency", func(e *LakeEnv) Priority {
 		e.oracleValues()
-		return Priority{Static: true, Rank: func(i int, _ float64) float64 { return e.oracle[i].Efficiency }}
+		return Priority{Rank: func(i int, _ float64) float64 { return e.oracle[i].Efficiency }}
 	}},
 	{MIL + OracleSuffix, "Millennium on the true value functions", newMILOracle},
 }
